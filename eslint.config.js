@@ -1,0 +1,57 @@
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** Code that must stay testable in Node: no `chrome.*`, the browser is passed in. */
+const PURE = [
+  'src/acp/**',
+  'src/mcp-server/**',
+  'src/room/**',
+  'src/shared/**',
+  'src/page/**',
+  'src/connectors/**/*.ts',
+];
+const noChrome = {
+  'no-restricted-globals': [
+    'error',
+    { name: 'chrome', message: 'Pure logic does not touch chrome.*: pass the browser in.' },
+  ],
+};
+
+export default tseslint.config(
+  { ignores: ['dist/', 'dist-test/', 'release/', 'node_modules/', 'test-results/', 'public/icons/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node, chrome: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.name='eval']", message: 'MV3 CSP forbids eval.' },
+        { selector: "NewExpression[callee.name='Function']", message: 'MV3 CSP forbids new Function.' },
+      ],
+    },
+  },
+  { files: PURE, ignores: ['**/*.test.ts'], rules: noChrome },
+  {
+    // Page code runs inside web pages: it may not reach into the panel or the platform layer.
+    files: ['src/page/**'],
+    rules: {
+      ...noChrome,
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            '**/sidepanel/**',
+            '**/acp/**',
+            '**/mcp-server/**',
+            '**/platform/**',
+            '**/room/**',
+            '@agentclientprotocol/*',
+          ],
+        },
+      ],
+    },
+  },
+);

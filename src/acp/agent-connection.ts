@@ -1,0 +1,365 @@
+/**
+ * One agent's ACP connection for one browser window: connect, handshake, session, turns,
+ * liveness and reconnect. It reports to the panel through `AgentEvents` and never touches the
+ * DOM or `chrome.*`; the WebSocket constructor, clock and stores are passed in.
+ */
+import {
+  client,
+  RequestError,
+  type ClientConnection,
+  type ClientContext,
+  type InitializeResponse,
+  type McpServer,
+  type NewSessionResponse,
+  type PromptResponse,
+  type RequestPermissionRequest,
+  type RequestPermissionResponse,
+  type SessionUpdate,
+  type StopReason,
+} from '@agentclientprotocol/sdk/unstable';
+import { createWebSocketStream } from '@agentclientprotocol/sdk/experimental/ws-client';
+import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff';
+import { subprotocolsFor } from './broker-url';
+import { sleep, type Clock } from './clock';
+import { classifyFailure, type Failure, type ReachabilityProbe } from './failure';
+import { LivenessMonitor } from './liveness';
+import { batchText, Outbox, type Batch, type QueuedMessage } from './outbox';
+import { PermissionBroker, type PermissionMemory, type PermissionPrompt } from './permissions';
+import { brokerDropsRepeats, MESSAGE_ID_META, planSession, type SessionMethod } from './session-plan';
+import { observeSocket, type SocketObservation } from './socket-observer';
+import { tapInbound } from './stream-tap';
+import type { McpTunnel } from '../mcp-server/tunnel';
+
+export type ConnectionStatus = 'disabled' | 'connecting' | 'connected' | 'unresponsive' | 'auth_failed' | 'unreachable';
+
+export interface AgentEvents {
+  status(status: ConnectionStatus, detail?: string): void;
+  session(sessionId: string, how: SessionMethod, note?: string): void;
+  turnStarted(batch: Batch): void;
+  update(update: SessionUpdate, batchId: string | undefined): void;
+  turnEnded(batchId: string, outcome: { stopReason: StopReason } | { error: string }): void;
+  permission(prompt: PermissionPrompt): void;
+  notice(text: string): void;
+  queueChanged(pending: readonly QueuedMessage[], inflight: Batch | undefined): void;
+}
+
+export interface SessionMemory {
+  get(): Promise<string | undefined>;
+  set(sessionId: string | undefined): Promise<void>;
+}
+
+export interface ConnectionTiming {
+  heartbeatMs: number;
+  probeTimeoutMs: number;
+  handshakeTimeoutMs: number;
+  backoff: BackoffPolicy;
+}
+
+export const DEFAULT_TIMING: ConnectionTiming = {
+  heartbeatMs: 20_000,
+  probeTimeoutMs: 10_000,
+  handshakeTimeoutMs: 20_000,
+  backoff: DEFAULT_BACKOFF,
+};
+
+/** OpenAB refuses a method-bearing frame over 1 MiB; refuse it here first, with a reason. */
+export const MAX_PROMPT_FRAME_BYTES = 1024 * 1024;
+
+export interface AgentConnectionOptions {
+  url: string;
+  token: string;
+  clientInfo: { name: string; title: string; version: string };
+  /** The MCP servers to declare in every session/new, resume and load. */
+  declarations(): McpServer[];
+  tunnel: McpTunnel;
+  WebSocket: new (url: string, protocols?: string | string[]) => WebSocket;
+  probe: ReachabilityProbe;
+  clock: Clock;
+  random?: () => number;
+  mintId(): string;
+  sessions: SessionMemory;
+  permissionMemory: PermissionMemory;
+  events: AgentEvents;
+  timing?: Partial<ConnectionTiming>;
+  cwd?: string;
+}
+
+export class AgentConnection {
+  readonly #o: AgentConnectionOptions;
+  readonly #timing: ConnectionTiming;
+  readonly outbox: Outbox;
+  readonly permissions: PermissionBroker;
+  #status: ConnectionStatus = 'disabled';
+  #connection: ClientConnection | undefined;
+  #sessionId: string | undefined;
+  #dropsRepeats = false;
+  #turn: Batch | undefined;
+  #run: AbortController | undefined;
+  #liveness: LivenessMonitor | undefined;
+  #wake: (() => void) | undefined;
+
+  constructor(options: AgentConnectionOptions) {
+    this.#o = options;
+    this.#timing = { ...DEFAULT_TIMING, ...options.timing };
+    this.outbox = new Outbox(options.mintId);
+    this.permissions = new PermissionBroker(options.permissionMemory, (prompt) => options.events.permission(prompt));
+  }
+
+  get status(): ConnectionStatus {
+    return this.#status;
+  }
+
+  get sessionId(): string | undefined {
+    return this.#sessionId;
+  }
+
+  get busy(): boolean {
+    return this.#turn !== undefined;
+  }
+
+  /** Starts (or restarts) connecting, with reconnects, until disable(). */
+  enable(): void {
+    if (this.#run && !this.#run.signal.aborted) {
+      this.#wake?.();
+      return;
+    }
+    const run = new AbortController();
+    this.#run = run;
+    void this.#loop(run.signal);
+  }
+
+  /** Closes the socket and stays disconnected until enable(). */
+  disable(): void {
+    this.#run?.abort(new Error('disabled'));
+    this.#run = undefined;
+    this.permissions.cancelAll();
+    this.#teardown();
+    this.#setStatus('disabled');
+  }
+
+  /** Queues a message; it leaves as soon as the agent is connected and idle. */
+  send(text: string, id?: string): QueuedMessage {
+    const message = this.outbox.enqueue(text, this.#o.clock.now(), id);
+    this.#queueChanged();
+    void this.#pump();
+    return message;
+  }
+
+  /** Stop: cancels the running turn and answers pending permission requests `cancelled`. */
+  async cancel(): Promise<void> {
+    this.permissions.cancelAll();
+    const agent = this.#connection?.agent;
+    if (this.#turn && agent && this.#sessionId) {
+      await agent.notify('session/cancel', { sessionId: this.#sessionId }).catch(() => undefined);
+    }
+  }
+
+  /** Forgets the session so the next connect starts a new one. */
+  async forgetSession(): Promise<void> {
+    this.#sessionId = undefined;
+    await this.#o.sessions.set(undefined);
+  }
+
+  async #loop(signal: AbortSignal): Promise<void> {
+    let attempt = 0;
+    while (!signal.aborted) {
+      this.#setStatus('connecting');
+      const failure = await this.#connectOnce(signal, () => (attempt = 0));
+      if (signal.aborted) return;
+      if (failure.kind === 'auth_failed') {
+        this.#setStatus('auth_failed', failure.detail);
+        return this.#stopLoop(signal);
+      }
+      if (failure.kind === 'protocol') {
+        this.#setStatus('unreachable', failure.detail);
+        return this.#stopLoop(signal);
+      }
+      if (failure.kind === 'closed') this.#o.events.notice(`${failure.detail}; reconnecting`);
+      this.#setStatus(failure.kind === 'unreachable' ? 'unreachable' : 'connecting', failure.detail);
+      const delay = backoffDelay(attempt++, this.#timing.backoff, this.#o.random);
+      await this.#sleepOrWake(delay, signal);
+    }
+  }
+
+  #stopLoop(signal: AbortSignal): void {
+    if (this.#run?.signal === signal) this.#run = undefined;
+  }
+
+  async #sleepOrWake(ms: number, signal: AbortSignal): Promise<void> {
+    const wake = new AbortController();
+    this.#wake = () => wake.abort();
+    await sleep(this.#o.clock, ms, AbortSignal.any([signal, wake.signal])).catch(() => undefined);
+    this.#wake = undefined;
+  }
+
+  /** One socket's life. Resolves with why it ended. */
+  async #connectOnce(signal: AbortSignal, onEstablished: () => void): Promise<Failure> {
+    const { WebSocket, observation } = observeSocket(this.#o.WebSocket);
+    const app = this.#o.tunnel.install(
+      client({ name: 'tabwright' })
+        .onNotification('session/update', ({ params }) => this.#onUpdate(params.sessionId, params.update))
+        .onRequest('session/request_permission', ({ params }) => this.#onPermission(params)),
+    );
+    const stream = createWebSocketStream(this.#o.url, { protocols: subprotocolsFor(this.#o.token), WebSocket });
+    const connection = app.connect(tapInbound(stream, () => this.#liveness?.noteInbound()));
+    this.#connection = connection;
+    this.#o.tunnel.attach(connection);
+    const stop = () => connection.close(new Error('disconnected'));
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+      await this.#handshake(connection.agent, observation);
+      onEstablished();
+      this.#setStatus('connected');
+      this.#startLiveness(connection);
+      void this.#pump();
+      await connection.closed;
+    } catch {
+      // The reason is read from the socket below; the SDK's error only says "closed".
+    } finally {
+      signal.removeEventListener('abort', stop);
+      this.#teardown(connection);
+    }
+    return classifyFailure(this.#o.url, observation, this.#o.probe);
+  }
+
+  async #handshake(agent: ClientContext, observation: SocketObservation): Promise<void> {
+    const timeout = () => {
+      const signal = AbortSignal.timeout(this.#timing.handshakeTimeoutMs);
+      return { cancellationSignal: signal, stopWaitingOnCancel: true };
+    };
+    const init: InitializeResponse = await agent.request(
+      'initialize',
+      {
+        protocolVersion: 1,
+        clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+        clientInfo: this.#o.clientInfo,
+      },
+      timeout(),
+    );
+    if (observation.protocol !== 'acp.v1') throw new Error('subprotocol');
+    this.#dropsRepeats = brokerDropsRepeats(init._meta);
+    const known = this.#sessionId ?? (await this.#o.sessions.get());
+    const method = planSession(init.agentCapabilities, known);
+    const base = { cwd: this.#o.cwd ?? '/', mcpServers: this.#o.declarations() };
+    let how: SessionMethod = method;
+    let note: string | undefined;
+    if (method === 'session/new') {
+      const created: NewSessionResponse = await agent.request('session/new', base, timeout());
+      this.#sessionId = created.sessionId;
+    } else {
+      try {
+        await agent.request(method, { ...base, sessionId: known! }, timeout());
+        this.#sessionId = known;
+      } catch (error) {
+        if (!(error instanceof RequestError)) throw error;
+        how = 'session/new';
+        note = `Could not ${method === 'session/resume' ? 'resume' : 'load'} the previous session (${error.message}); started a new one.`;
+        const created: NewSessionResponse = await agent.request('session/new', base, timeout());
+        this.#sessionId = created.sessionId;
+      }
+    }
+    await this.#o.sessions.set(this.#sessionId);
+    this.#o.events.session(this.#sessionId!, how, note);
+  }
+
+  #startLiveness(connection: ClientConnection): void {
+    this.#liveness = new LivenessMonitor({
+      clock: this.#o.clock,
+      intervalMs: this.#timing.heartbeatMs,
+      timeoutMs: this.#timing.probeTimeoutMs,
+      probe: async (signal) => {
+        try {
+          await connection.agent.request(
+            'tabwright/ping',
+            {},
+            { cancellationSignal: signal, stopWaitingOnCancel: true },
+          );
+        } catch (error) {
+          // Any JSON-RPC answer, even "method not found", proves the broker is alive.
+          if (!(error instanceof RequestError) || error.code === -32800) throw error;
+        }
+      },
+      turnRunning: () => this.busy,
+      onResponsive: (responsive) => {
+        if (this.#connection === connection) this.#setStatus(responsive ? 'connected' : 'unresponsive');
+      },
+      onDead: () => connection.close(new Error('unresponsive')),
+    });
+    this.#liveness.start();
+  }
+
+  #teardown(connection = this.#connection): void {
+    if (!connection) return;
+    connection.close();
+    if (this.#connection !== connection) return;
+    this.#liveness?.stop();
+    this.#liveness = undefined;
+    this.#o.tunnel.close();
+    this.#connection = undefined;
+  }
+
+  async #pump(): Promise<void> {
+    const agent = this.#connection?.agent;
+    const sessionId = this.#sessionId;
+    if (!agent || this.#turn || !sessionId || (this.#status !== 'connected' && this.#status !== 'unresponsive')) {
+      return;
+    }
+    const batch = this.outbox.take();
+    if (!batch) return;
+    const text = batchText(batch);
+    const params = {
+      sessionId,
+      prompt: [{ type: 'text' as const, text }],
+      _meta: { [MESSAGE_ID_META]: batch.id },
+    };
+    const frameBytes = new TextEncoder().encode(JSON.stringify(params)).length + 64;
+    if (frameBytes > MAX_PROMPT_FRAME_BYTES) {
+      this.outbox.complete();
+      this.#queueChanged();
+      this.#o.events.turnEnded(batch.id, {
+        error: `This message is ${(frameBytes / 1024).toFixed(0)} KiB; the broker accepts at most 1024 KiB per message. Shorten it or split it.`,
+      });
+      return void this.#pump();
+    }
+    this.#turn = batch;
+    this.#queueChanged();
+    if (batch.attempts === 1) this.#o.events.turnStarted(batch);
+    try {
+      const response: PromptResponse = await agent.request('session/prompt', params);
+      this.outbox.complete();
+      this.#o.events.turnEnded(batch.id, { stopReason: response.stopReason });
+    } catch (error) {
+      if (this.#connection?.agent === agent && error instanceof RequestError) {
+        this.outbox.complete();
+        this.#o.events.turnEnded(batch.id, { error: error.message });
+      } else if (this.outbox.interrupted(this.#dropsRepeats) === 'lost-after-reply') {
+        this.#o.events.turnEnded(batch.id, {
+          error: 'The connection dropped while the agent was answering; the reply may be incomplete.',
+        });
+      }
+    } finally {
+      this.#turn = undefined;
+      this.#queueChanged();
+    }
+    void this.#pump();
+  }
+
+  #onUpdate(sessionId: string, update: SessionUpdate): void {
+    if (sessionId !== this.#sessionId) return;
+    if (this.#turn) this.outbox.noteAnswered();
+    this.#o.events.update(update, this.#turn?.id);
+  }
+
+  #onPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse> {
+    return this.permissions.ask(request);
+  }
+
+  #queueChanged(): void {
+    this.#o.events.queueChanged(this.outbox.pending, this.outbox.inflight);
+  }
+
+  #setStatus(status: ConnectionStatus, detail?: string): void {
+    this.#status = status;
+    this.#o.events.status(status, detail);
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The narrow view of the browser that tools get. The panel implements it over `chrome.*`; unit
+ * tests implement it over fakes. Nothing in here touches `chrome` itself.
+ */
+import type { PageCommand, PageReply } from '../page/protocol';
+
+export interface TabInfo {
+  id: number;
+  windowId: number;
+  url: string | undefined;
+  title: string | undefined;
+  active: boolean;
+  loading: boolean;
+}
+
+export interface FrameInfo {
+  frameId: number;
+  parentFrameId: number;
+  url: string;
+}
+
+export interface RunOptions {
+  frameId?: number;
+  signal?: AbortSignal;
+}
+
+export interface PagePort {
+  /** Runs one command in the page agent of a frame (the top frame unless told otherwise). */
+  run<C extends PageCommand>(tabId: number, command: C, options?: RunOptions): Promise<PageReply<C>>;
+  frames(tabId: number): Promise<FrameInfo[]>;
+}
+
+export interface BrowserPort {
+  readonly page: PagePort;
+  getTab(tabId: number): Promise<TabInfo | undefined>;
+  activeTab(windowId: number): Promise<TabInfo | undefined>;
+  listTabs(): Promise<TabInfo[]>;
+  createTab(options: { url?: string; active: boolean; windowId: number }): Promise<TabInfo>;
+  activateTab(tabId: number): Promise<TabInfo>;
+  closeTab(tabId: number): Promise<void>;
+  /** Navigates and waits (bounded) for the load to finish. */
+  navigate(tabId: number, url: string, signal: AbortSignal): Promise<TabInfo>;
+  goHistory(tabId: number, direction: 'back' | 'forward', signal: AbortSignal): Promise<TabInfo>;
+  reload(tabId: number, bypassCache: boolean, signal: AbortSignal): Promise<TabInfo>;
+  /** A JPEG of the visible part of the window's active tab, as base64 without the data: prefix. */
+  captureVisible(windowId: number, quality: number): Promise<string>;
+}
+
+/** A failure the model should read: the page or tab could not do what was asked. */
+export class PageCommandError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}

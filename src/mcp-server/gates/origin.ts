@@ -1,0 +1,52 @@
+/**
+ * The origin gate's decision: only http(s), only sites on Tabwright's allowed list that Chrome
+ * has also granted, and never a site on the high-risk blocklist (even if allowed).
+ */
+
+export interface OriginFacts {
+  allowedSites: readonly string[];
+  /** Whether Chrome holds the host permission for this origin. */
+  chromeGranted: boolean;
+  /** Name of the blocklist entry matching the URL, if any. */
+  blockedBy: string | undefined;
+}
+
+/** Normalises what a user types ("example.com", "https://example.com/path") to an origin. */
+export function normaliseSite(input: string): string | undefined {
+  const text = input.trim();
+  if (!text) return undefined;
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`;
+  try {
+    const url = new URL(withScheme);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+    if (!url.hostname) return undefined;
+    return url.origin;
+  } catch {
+    return undefined;
+  }
+}
+
+export function siteOrigin(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function originRefusal(url: string | undefined, facts: OriginFacts): string | undefined {
+  const origin = siteOrigin(url);
+  if (!origin) return 'Refused: Tabwright only works on http(s) pages.';
+  if (facts.blockedBy) {
+    return `Refused: ${origin} is on the high-risk blocklist (${facts.blockedBy}). Tabwright never acts there; do not retry.`;
+  }
+  if (!facts.allowedSites.includes(origin)) {
+    return `Refused: ${origin} is not an allowed site. Only the user can allow it, in Tabwright settings; ask them.`;
+  }
+  if (!facts.chromeGranted) {
+    return `Refused: ${origin} is allowed in Tabwright but Chrome has not granted access to it. Ask the user to allow the site again in Tabwright settings.`;
+  }
+  return undefined;
+}

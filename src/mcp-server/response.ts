@@ -1,0 +1,85 @@
+/**
+ * The only place that shapes an MCP `CallToolResult`: handlers describe what happened, the builder
+ * decides how it goes on the wire, wraps page text, sets `isError` and keeps the result under the
+ * tunnel's size limits.
+ */
+import { wrapUntrusted } from './untrusted';
+
+export type ContentBlock = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string };
+
+export interface CallToolResult {
+  content: ContentBlock[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  [key: string]: unknown;
+}
+
+/** Well under OpenAB's 8 MiB frame limit, leaving room for the envelope. */
+export const RESULT_CAP_BYTES = 4 * 1024 * 1024;
+
+export class ResponseBuilder {
+  readonly #content: ContentBlock[] = [];
+  #structured: Record<string, unknown> | undefined;
+  #isError = false;
+
+  text(text: string): this {
+    this.#content.push({ type: 'text', text });
+    return this;
+  }
+
+  /** Text that came from a page: wrapped as untrusted content labelled with its origin. */
+  pageText(origin: string, text: string): this {
+    return this.text(wrapUntrusted(origin, text));
+  }
+
+  image(data: string, mimeType: string): this {
+    this.#content.push({ type: 'image', data, mimeType });
+    return this;
+  }
+
+  structured(value: Record<string, unknown>): this {
+    this.#structured = value;
+    return this;
+  }
+
+  /** A failure the model can act on: say what failed and what to do next. */
+  error(text: string): this {
+    this.#isError = true;
+    return this.text(text);
+  }
+
+  get isError(): boolean {
+    return this.#isError;
+  }
+
+  build(capBytes = RESULT_CAP_BYTES): CallToolResult {
+    const result: CallToolResult = {
+      content: this.#content.length ? [...this.#content] : [{ type: 'text', text: 'Done.' }],
+    };
+    if (this.#structured) result.structuredContent = this.#structured;
+    if (this.#isError) result.isError = true;
+    const size = new TextEncoder().encode(JSON.stringify(result)).length;
+    if (size > capBytes) return oversizeResult(size, capBytes);
+    return result;
+  }
+}
+
+export function oversizeResult(size: number, capBytes: number): CallToolResult {
+  const mib = (n: number) => (n / (1024 * 1024)).toFixed(1);
+  return {
+    isError: true,
+    content: [
+      {
+        type: 'text',
+        text:
+          `The result was ${mib(size)} MiB, over the ${mib(capBytes)} MiB limit, so it was not sent. ` +
+          'Narrow the request: pass a CSS `selector` for one part of the page, a smaller `maxChars`, ' +
+          'use `find` to locate elements, or scroll and read in parts.',
+      },
+    ],
+  };
+}
+
+export function errorResult(text: string): CallToolResult {
+  return new ResponseBuilder().error(text).build();
+}

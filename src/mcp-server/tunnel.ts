@@ -1,0 +1,115 @@
+/**
+ * Serves the panel's MCP servers over the ACP socket it opened, in both wire dialects at once.
+ * Both arrive as `mcp/message`; a frame with `connectionId` is dialect A (OpenAB), one with
+ * `serverId` is dialect B (the ACP SDK binding, handled by the SDK's provider).
+ */
+import {
+  McpOverAcpProvider,
+  McpProtocolError,
+  RequestError,
+  type ClientApp,
+  type ClientConnection,
+  type McpMessageRequestContext,
+  type McpServerRegistration,
+} from '@agentclientprotocol/sdk/unstable';
+import { TunnelDialectA, type DeclaredServer } from './dialect-a';
+import { answerMcpRequest, McpMethodError } from './mcp-core';
+
+/** Calls finish or abort before OpenAB's 180 s tunnel timeout. */
+export const CALL_DEADLINE_MS = 165_000;
+
+export const Raw = {
+  parse(value: unknown): Record<string, unknown> {
+    if (value === undefined || value === null) return {};
+    if (typeof value !== 'object' || Array.isArray(value)) {
+      throw RequestError.invalidParams(undefined, 'params must be an object');
+    }
+    return value as Record<string, unknown>;
+  },
+};
+
+export interface TunnelOptions {
+  declared(): readonly DeclaredServer[];
+  mintId(): string;
+  deadlineMs?: number;
+}
+
+export class McpTunnel {
+  readonly dialectA: TunnelDialectA;
+  readonly #provider = new McpOverAcpProvider();
+  #registrations: McpServerRegistration[] = [];
+  #connection: ClientConnection | undefined;
+
+  constructor(private readonly options: TunnelOptions) {
+    this.dialectA = new TunnelDialectA({
+      declared: options.declared,
+      mintConnectionId: options.mintId,
+      deadlineMs: options.deadlineMs ?? CALL_DEADLINE_MS,
+    });
+  }
+
+  /** Registers the tunnel's methods on an app before it connects. */
+  install(app: ClientApp): ClientApp {
+    return app
+      .onRequest('mcp/connect', Raw, ({ params }) => this.dialectA.connect(params))
+      .onRequest('mcp/disconnect', Raw, ({ params }) => this.dialectA.disconnect(params))
+      .onRequest('mcp/message', Raw, (context) => {
+        const { params } = context;
+        if ('connectionId' in params) return this.dialectA.message(params, context.requestId, context.signal);
+        if ('serverId' in params) return this.#provider.handleRequest(context as unknown as McpMessageRequestContext);
+        throw RequestError.invalidParams(undefined, 'mcp/message needs a connectionId or a serverId');
+      })
+      .onNotification('mcp/message', Raw, ({ params }) => this.dialectA.notification(params))
+      .onNotification('mcp/cancel', Raw, ({ params }) => this.dialectA.cancel(params));
+  }
+
+  /** Binds dialect B's registrations to a fresh connection; ids persist, registrations do not. */
+  attach(connection: ClientConnection): void {
+    this.#connection = connection;
+    this.#registrations = this.options.declared().map(({ acpId, server }) =>
+      this.#provider.registerServer(connection.agent, {
+        name: server.name,
+        serverId: acpId,
+        handler: async (operation) => {
+          try {
+            return {
+              result: await answerMcpRequest(server, operation.method, operation.params, {
+                signal: AbortSignal.any([
+                  operation.signal,
+                  AbortSignal.timeout(this.options.deadlineMs ?? CALL_DEADLINE_MS),
+                ]),
+                requestId: operation.requestId,
+                stateless: true,
+              }),
+            };
+          } catch (error) {
+            if (error instanceof McpMethodError) throw new McpProtocolError(error.code, error.message, error.data);
+            throw error;
+          }
+        },
+      }),
+    );
+  }
+
+  /** Tells every open dialect-A connection of a server that its tool list changed. */
+  async announceListChanged(acpId: string): Promise<void> {
+    const agent = this.#connection?.agent;
+    if (!agent) return;
+    await Promise.all(
+      this.dialectA
+        .connectionsTo(acpId)
+        .map((connectionId) =>
+          agent
+            .notify('mcp/message', { connectionId, method: 'notifications/tools/list_changed' })
+            .catch(() => undefined),
+        ),
+    );
+  }
+
+  close(): void {
+    this.dialectA.close();
+    for (const registration of this.#registrations) void registration.dispose();
+    this.#registrations = [];
+    this.#connection = undefined;
+  }
+}

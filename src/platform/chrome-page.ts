@@ -1,0 +1,81 @@
+/**
+ * Runs page-agent commands in a tab's frames through `chrome.scripting`. The agent bundle is
+ * injected on first use in each document and stays there (isolated world) between calls.
+ */
+import { PageCommandError, type FrameInfo, type PagePort, type RunOptions } from '../mcp-server/browser-port';
+import { PageEnvelope, replySchema, type PageCommand, type PageReply } from '../page/protocol';
+
+export const PAGE_AGENT_FILE = 'page/agent.js';
+
+/** Runs in the page; must not close over anything. */
+function invokeAgent(command: unknown): unknown {
+  const agent = (globalThis as unknown as Record<string, { handle(c: unknown): unknown } | undefined>)
+    .__tabwrightPageAgent;
+  return agent ? agent.handle(command) : { missing: true };
+}
+
+/** Chrome's scripting errors, said in words the model (and the user) can act on. */
+export function explainScriptingError(error: unknown): PageCommandError {
+  const message = String((error as Error)?.message ?? error);
+  if (/Cannot access a chrome|chrome:\/\/|chrome-extension:\/\/|The extensions gallery/i.test(message)) {
+    return new PageCommandError(
+      'This is a browser page, not a web page; Tabwright works only in http(s) pages.',
+      'not-scriptable',
+    );
+  }
+  if (/Cannot access contents of|permission to access/i.test(message)) {
+    return new PageCommandError(
+      'Tabwright has no access to this page. Ask the user to allow the site in Tabwright settings.',
+      'no-access',
+    );
+  }
+  if (/No tab with id/i.test(message)) return new PageCommandError('The tab was closed.', 'tab-gone');
+  if (/error page/i.test(message)) return new PageCommandError('The tab is showing an error page.', 'error-page');
+  if (/No frame with id|Frame with ID .* was removed|frame was removed/i.test(message)) {
+    return new PageCommandError('The frame went away (the page navigated). Call snapshot again.', 'frame-gone');
+  }
+  return new PageCommandError(`The page could not run the command: ${message}`, 'scripting');
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+export class ChromePagePort implements PagePort {
+  async run<C extends PageCommand>(tabId: number, command: C, options: RunOptions = {}): Promise<PageReply<C>> {
+    const target = { tabId, frameIds: [options.frameId ?? 0] };
+    const call = async () => {
+      const [injection] = await chrome.scripting.executeScript({ target, func: invokeAgent, args: [command] });
+      return injection?.result;
+    };
+    let result: unknown;
+    try {
+      result = await raceAbort(call(), options.signal);
+      if ((result as { missing?: boolean } | undefined)?.missing) {
+        await raceAbort(chrome.scripting.executeScript({ target, files: [PAGE_AGENT_FILE] }), options.signal);
+        result = await raceAbort(call(), options.signal);
+      }
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      throw explainScriptingError(error);
+    }
+    const envelope = PageEnvelope.safeParse(result);
+    if (!envelope.success)
+      throw new PageCommandError('The page agent gave no usable answer (the page may have navigated).', 'bad-reply');
+    if (!envelope.data.ok) throw new PageCommandError(envelope.data.error, envelope.data.code ?? 'page');
+    const reply = replySchema(command).safeParse(envelope.data.value);
+    if (!reply.success) throw new PageCommandError('The page agent answered in an unexpected shape.', 'bad-reply');
+    return reply.data as PageReply<C>;
+  }
+
+  async frames(tabId: number): Promise<FrameInfo[]> {
+    const frames = (await chrome.webNavigation.getAllFrames({ tabId })) ?? [];
+    return frames.map((frame) => ({ frameId: frame.frameId, parentFrameId: frame.parentFrameId, url: frame.url }));
+  }
+}

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { defaultSettings, loadSettings, SETTINGS_VERSION } from './settings';
+
+describe('loadSettings', () => {
+  it('gives defaults for nothing stored: read-only, no sites', () => {
+    const { settings, problem } = loadSettings(undefined);
+    expect(problem).toBeUndefined();
+    expect(settings.actMode).toBe(false);
+    expect(settings.allowedSites).toEqual([]);
+    expect(settings.confirmationTimeoutSec).toBe(120);
+  });
+  it('migrates the unversioned shape', () => {
+    const { settings, migratedFrom } = loadSettings({
+      actMode: true,
+      agents: [{ id: 'a', name: 'A', url: 'ws://x/acp' }],
+    });
+    expect(migratedFrom).toBe(0);
+    expect(settings.version).toBe(SETTINGS_VERSION);
+    expect(settings.actMode).toBe(true);
+    expect(settings.agents[0]).toMatchObject({ serverName: 'tabwright', dialect: 'both', browserAccess: true });
+  });
+  it('reports unreadable settings instead of hiding it', () => {
+    expect(loadSettings({ version: 1, loopGuardCap: 'many' }).problem).toMatch(/could not be read/);
+    expect(loadSettings({ version: 99 }).problem).toMatch(/newer Tabwright/);
+  });
+  it('round-trips', () => {
+    const settings = { ...defaultSettings(), allowedSites: ['http://127.0.0.1:8080'] };
+    expect(loadSettings(JSON.parse(JSON.stringify(settings))).settings).toEqual(settings);
+  });
+});

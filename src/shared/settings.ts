@@ -1,0 +1,82 @@
+/**
+ * Stored settings, validated with zod and versioned. Older shapes are migrated forward, never
+ * dropped; a value that cannot be read is reported, not silently replaced. Tokens are not here:
+ * they live under their own keys in `chrome.storage.local` only.
+ */
+import { z } from 'zod';
+
+export const SETTINGS_VERSION = 1;
+
+export const Dialect = z.enum(['both', 'a', 'b']);
+export type Dialect = z.infer<typeof Dialect>;
+
+export const AgentProfile = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1).max(64),
+  url: z.string().min(1),
+  /** Declared name of the browser-tools MCP server (operators allowlist it). */
+  serverName: z
+    .string()
+    .regex(/^[A-Za-z][\w-]{0,31}$/)
+    .default('tabwright'),
+  dialect: Dialect.default('both'),
+  browserAccess: z.boolean().default(true),
+  enabled: z.boolean().default(true),
+  /** The user accepted sending the token over plain ws:// to another machine. */
+  acceptInsecureToken: z.boolean().default(false),
+  /** Persistent server ids (uuid per declared server), so ids survive reconnects. */
+  serverIds: z.record(z.string(), z.string()).default({}),
+  /** Namespaces (server names) this agent is not offered. */
+  hiddenServers: z.array(z.string()).default([]),
+});
+export type AgentProfile = z.infer<typeof AgentProfile>;
+
+export const Settings = z.object({
+  version: z.literal(SETTINGS_VERSION),
+  agents: z.array(AgentProfile).default([]),
+  actMode: z.boolean().default(false),
+  allowedSites: z.array(z.string()).default([]),
+  screenshots: z.boolean().default(false),
+  roomMode: z.enum(['mention', 'ambient']).default('mention'),
+  loopGuardCap: z.number().int().min(1).max(100).default(6),
+  confirmationTimeoutSec: z.number().int().min(5).max(3600).default(120),
+});
+export type Settings = z.infer<typeof Settings>;
+
+export function defaultSettings(): Settings {
+  return Settings.parse({ version: SETTINGS_VERSION });
+}
+
+type Migration = (old: Record<string, unknown>) => Record<string, unknown>;
+
+/** migrations[n] turns version n into version n + 1. */
+const migrations: Record<number, Migration> = {
+  // Version 0: the unversioned shape, same fields.
+  0: (old) => ({ ...old, version: 1 }),
+};
+
+export type LoadedSettings = { settings: Settings; migratedFrom?: number; problem?: string };
+
+export function loadSettings(stored: unknown): LoadedSettings {
+  if (stored === undefined || stored === null) return { settings: defaultSettings() };
+  if (typeof stored !== 'object' || Array.isArray(stored)) {
+    return { settings: defaultSettings(), problem: 'The stored settings were not an object; defaults are in use.' };
+  }
+  let value = stored as Record<string, unknown>;
+  const from = typeof value.version === 'number' ? value.version : 0;
+  if (from > SETTINGS_VERSION) {
+    return {
+      settings: defaultSettings(),
+      problem: `Settings come from a newer Tabwright (version ${from}); defaults are in use.`,
+    };
+  }
+  for (let version = from; version < SETTINGS_VERSION; version++) value = migrations[version]!(value);
+  const parsed = Settings.safeParse(value);
+  if (!parsed.success) {
+    return {
+      settings: defaultSettings(),
+      problem: `Stored settings could not be read (${parsed.error.issues[0]?.message ?? 'invalid'}); defaults are in use.`,
+    };
+  }
+  return { settings: parsed.data, ...(from !== SETTINGS_VERSION ? { migratedFrom: from } : {}) };
+}

@@ -1,0 +1,109 @@
+/**
+ * Typed views over a key-value storage area (`chrome.storage.local` in the panel, a Map in
+ * tests). Tokens get their own keys in the local area only; they never enter the settings object.
+ */
+import { loadSettings, type LoadedSettings, type Settings } from './settings';
+import type { RememberedChoice } from '../acp/permissions';
+
+export interface StorageArea {
+  get(keys: string[]): Promise<Record<string, unknown>>;
+  set(items: Record<string, unknown>): Promise<void>;
+  remove(keys: string[]): Promise<void>;
+}
+
+export class MemoryArea implements StorageArea {
+  readonly data = new Map<string, unknown>();
+  async get(keys: string[]) {
+    return Object.fromEntries(keys.filter((k) => this.data.has(k)).map((k) => [k, structuredClone(this.data.get(k))]));
+  }
+  async set(items: Record<string, unknown>) {
+    for (const [k, v] of Object.entries(items)) this.data.set(k, structuredClone(v));
+  }
+  async remove(keys: string[]) {
+    for (const k of keys) this.data.delete(k);
+  }
+}
+
+const SETTINGS_KEY = 'settings';
+
+export class SettingsStore {
+  constructor(private readonly area: StorageArea) {}
+
+  async load(): Promise<LoadedSettings> {
+    const { [SETTINGS_KEY]: stored } = await this.area.get([SETTINGS_KEY]);
+    const loaded = loadSettings(stored);
+    if (loaded.migratedFrom !== undefined) await this.save(loaded.settings);
+    return loaded;
+  }
+
+  async save(settings: Settings): Promise<void> {
+    await this.area.set({ [SETTINGS_KEY]: settings });
+  }
+}
+
+export class TokenStore {
+  constructor(private readonly localArea: StorageArea) {}
+  async get(agentId: string): Promise<string> {
+    const key = `token:${agentId}`;
+    const { [key]: token } = await this.localArea.get([key]);
+    return typeof token === 'string' ? token : '';
+  }
+  async set(agentId: string, token: string): Promise<void> {
+    await this.localArea.set({ [`token:${agentId}`]: token });
+  }
+  async remove(agentId: string): Promise<void> {
+    await this.localArea.remove([`token:${agentId}`]);
+  }
+}
+
+/** Session ids per agent and window, so reopening the panel resumes the same sessions. */
+export class SessionIdStore {
+  constructor(private readonly area: StorageArea) {}
+  #key(windowId: number, agentId: string) {
+    return `session:${windowId}:${agentId}`;
+  }
+  async get(windowId: number, agentId: string): Promise<string | undefined> {
+    const key = this.#key(windowId, agentId);
+    const { [key]: id } = await this.area.get([key]);
+    return typeof id === 'string' ? id : undefined;
+  }
+  async set(windowId: number, agentId: string, sessionId: string | undefined): Promise<void> {
+    const key = this.#key(windowId, agentId);
+    if (sessionId) await this.area.set({ [key]: sessionId });
+    else await this.area.remove([key]);
+  }
+}
+
+/** Remembered "always" answers to permission requests, per agent and tool. */
+export class PermissionChoices {
+  #cache = new Map<string, Record<string, RememberedChoice>>();
+  constructor(private readonly area: StorageArea) {}
+  async preload(agentId: string): Promise<void> {
+    const key = `permissions:${agentId}`;
+    const { [key]: stored } = await this.area.get([key]);
+    this.#cache.set(agentId, (stored as Record<string, RememberedChoice> | undefined) ?? {});
+  }
+  memoryFor(agentId: string) {
+    return {
+      get: (tool: string) => this.#cache.get(agentId)?.[tool],
+      set: (tool: string, choice: RememberedChoice) => {
+        const entry = { ...(this.#cache.get(agentId) ?? {}), [tool]: choice };
+        this.#cache.set(agentId, entry);
+        void this.area.set({ [`permissions:${agentId}`]: entry });
+      },
+    };
+  }
+}
+
+/** Per-tab ref counters; kept in the session area so a panel reload never restarts numbering. */
+export class StoredRefCounters {
+  constructor(private readonly area: StorageArea) {}
+  async next(tabId: number): Promise<number> {
+    const key = `refs:${tabId}`;
+    const { [key]: next } = await this.area.get([key]);
+    return typeof next === 'number' ? next : 1;
+  }
+  async advance(tabId: number, next: number): Promise<void> {
+    if (next > (await this.next(tabId))) await this.area.set({ [`refs:${tabId}`]: next });
+  }
+}

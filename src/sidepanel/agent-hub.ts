@@ -1,0 +1,191 @@
+/**
+ * All of this window's agents: one ACP connection, tunnel and set of tool servers each. The hub
+ * turns connection events into chat and roster changes and owns the kill switch.
+ */
+import type { McpServer } from '@agentclientprotocol/sdk/unstable';
+import { AgentConnection, type ConnectionStatus, type ConnectionTiming } from '../acp/agent-connection';
+import type { Clock } from '../acp/clock';
+import type { ReachabilityProbe } from '../acp/failure';
+import type { PermissionPrompt } from '../acp/permissions';
+import type { DeclaredServer } from '../mcp-server/dialect-a';
+import type { KillSwitch } from '../mcp-server/gates/kill-switch';
+import type { ToolServer } from '../mcp-server/mcp-core';
+import { McpTunnel } from '../mcp-server/tunnel';
+import type { AgentProfile, Dialect } from '../shared/settings';
+import type { PermissionChoices, SessionIdStore, TokenStore } from '../shared/stores';
+import type { ChatModel } from './chat-model';
+
+export interface AgentView {
+  profile: AgentProfile;
+  status: ConnectionStatus;
+  detail: string | undefined;
+  busy: boolean;
+  pending: number;
+}
+
+export interface HubOptions {
+  windowId: number;
+  version: string;
+  chat: ChatModel;
+  killSwitch: KillSwitch;
+  tokens: TokenStore;
+  sessionIds: SessionIdStore;
+  permissions: PermissionChoices;
+  WebSocket: new (url: string, protocols?: string | string[]) => WebSocket;
+  probe: ReachabilityProbe;
+  clock: Clock;
+  timing?: Partial<ConnectionTiming>;
+  mintId(): string;
+  /** The tool servers this agent is offered (browser tools, connectors), by stable id. */
+  serversFor(profile: AgentProfile): Array<{ key: string; server: ToolServer }>;
+  /** Persists a newly minted server id for the agent. */
+  rememberServerId(agentId: string, key: string, id: string): void;
+  onPermission(agent: AgentProfile, prompt: PermissionPrompt): void;
+}
+
+interface Runtime {
+  profile: AgentProfile;
+  connection: AgentConnection;
+  tunnel: McpTunnel;
+  declared: DeclaredServer[];
+  status: ConnectionStatus;
+  detail: string | undefined;
+}
+
+export function declarationFor(dialect: Dialect, id: string, name: string): McpServer {
+  if (dialect === 'a') return { type: 'acp', id, name } as unknown as McpServer;
+  if (dialect === 'b') return { type: 'acp', serverId: id, name };
+  return { type: 'acp', id, serverId: id, name } as McpServer;
+}
+
+export class AgentHub {
+  readonly #runtimes = new Map<string, Runtime>();
+  readonly #listeners = new Set<() => void>();
+  constructor(private readonly o: HubOptions) {}
+
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #changed(): void {
+    for (const listener of this.#listeners) listener();
+  }
+
+  views(): AgentView[] {
+    return [...this.#runtimes.values()].map((r) => ({
+      profile: r.profile,
+      status: r.status,
+      detail: r.detail,
+      busy: r.connection.busy,
+      pending: r.connection.outbox.pending.length,
+    }));
+  }
+
+  runtime(agentId: string): AgentConnection | undefined {
+    return this.#runtimes.get(agentId)?.connection;
+  }
+
+  async add(profile: AgentProfile): Promise<void> {
+    this.remove(profile.id);
+    await this.o.permissions.preload(profile.id);
+    const token = await this.o.tokens.get(profile.id);
+    const runtime: Runtime = {
+      profile,
+      declared: [],
+      status: 'disabled',
+      detail: undefined,
+      tunnel: undefined as unknown as McpTunnel,
+      connection: undefined as unknown as AgentConnection,
+    };
+    runtime.declared = this.#declaredServers(profile);
+    runtime.tunnel = new McpTunnel({ declared: () => runtime.declared, mintId: this.o.mintId });
+    runtime.connection = new AgentConnection({
+      url: profile.url,
+      token,
+      clientInfo: { name: 'tabwright', title: 'Tabwright', version: this.o.version },
+      declarations: () => {
+        runtime.declared = this.#declaredServers(runtime.profile);
+        return runtime.declared.map((d) => declarationFor(runtime.profile.dialect, d.acpId, d.server.name));
+      },
+      tunnel: runtime.tunnel,
+      WebSocket: this.o.WebSocket,
+      probe: this.o.probe,
+      clock: this.o.clock,
+      mintId: this.o.mintId,
+      sessions: {
+        get: () => this.o.sessionIds.get(this.o.windowId, profile.id),
+        set: (id) => this.o.sessionIds.set(this.o.windowId, profile.id, id),
+      },
+      permissionMemory: this.o.permissions.memoryFor(profile.id),
+      ...(this.o.timing ? { timing: this.o.timing } : {}),
+      events: {
+        status: (status, detail) => {
+          runtime.status = status;
+          runtime.detail = detail;
+          this.#changed();
+        },
+        session: (_id, how, note) => {
+          if (note) this.o.chat.notice(`${runtime.profile.name}: ${note}`, profile.id);
+          else if (how !== 'session/new') this.#changed();
+        },
+        turnStarted: (batch) => this.o.chat.markSent(batch.messages.map((m) => m.id)),
+        update: (update) => this.o.chat.applyUpdate(profile.id, runtime.profile.name, update),
+        turnEnded: (_batch, outcome) => {
+          this.o.chat.endTurn(profile.id, outcome);
+          this.#changed();
+        },
+        permission: (prompt) => this.o.onPermission(runtime.profile, prompt),
+        notice: (text) => this.o.chat.notice(`${runtime.profile.name}: ${text}`, profile.id),
+        queueChanged: () => this.#changed(),
+      },
+    });
+    this.#runtimes.set(profile.id, runtime);
+    if (profile.enabled && !this.o.killSwitch.engaged) runtime.connection.enable();
+    this.#changed();
+  }
+
+  #declaredServers(profile: AgentProfile): DeclaredServer[] {
+    return this.o.serversFor(profile).map(({ key, server }) => {
+      let id = profile.serverIds[key];
+      if (!id) {
+        id = crypto.randomUUID();
+        profile.serverIds[key] = id;
+        this.o.rememberServerId(profile.id, key, id);
+      }
+      return { acpId: id, server };
+    });
+  }
+
+  remove(agentId: string): void {
+    const runtime = this.#runtimes.get(agentId);
+    if (!runtime) return;
+    runtime.connection.disable();
+    this.#runtimes.delete(agentId);
+    this.#changed();
+  }
+
+  /** Sends one user message to the given agents (all enabled agents when none are named). */
+  send(text: string, to: string[]): void {
+    const targets = to.length ? to : [...this.#runtimes.keys()];
+    const item = this.o.chat.addUser(text, targets);
+    for (const id of targets) this.#runtimes.get(id)?.connection.send(text, item.id);
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.#runtimes.values()].map((r) => r.connection.cancel()));
+  }
+
+  /** The kill switch: every connection closes and nothing runs until an agent is reconnected. */
+  disconnectAll(): void {
+    this.o.killSwitch.engage();
+    for (const runtime of this.#runtimes.values()) runtime.connection.disable();
+    this.#changed();
+  }
+
+  reconnect(agentId: string): void {
+    this.o.killSwitch.release();
+    this.#runtimes.get(agentId)?.connection.enable();
+    this.#changed();
+  }
+}

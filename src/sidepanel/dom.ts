@@ -1,0 +1,32 @@
+/** A tiny element builder: no framework, no innerHTML, CSP-safe. */
+type Child = Node | string | null | undefined | false;
+type Attrs = Record<string, string | number | boolean | EventListener | undefined | null>;
+
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith('on') && typeof value === 'function') {
+      element.addEventListener(key.slice(2).toLowerCase(), value);
+    } else if (key === 'className') {
+      element.className = String(value);
+    } else if (value === true) {
+      element.setAttribute(key, '');
+    } else {
+      element.setAttribute(key, String(value));
+    }
+  }
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child);
+  }
+  return element;
+}
+
+export function clear(element: Element): void {
+  element.replaceChildren();
+}

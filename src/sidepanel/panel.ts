@@ -1,0 +1,204 @@
+/**
+ * Boots the side panel for its window: loads settings, builds the tool servers and gates, starts
+ * one connection per agent and mounts the views.
+ */
+import { fetchProbe } from '../acp/failure';
+import { systemClock } from '../acp/clock';
+import { browserTools } from '../mcp-server/tools';
+import { BrowserToolServer } from '../mcp-server/browser-server';
+import { SessionGrants } from '../mcp-server/gates/call-gate';
+import { KillSwitch } from '../mcp-server/gates/kill-switch';
+import { SnapshotService } from '../mcp-server/snapshot-service';
+import type { ToolServer } from '../mcp-server/mcp-core';
+import { ChromeBrowser } from '../platform/chrome-browser';
+import { AuditLog } from '../shared/audit-log';
+import { AgentProfile, type Settings } from '../shared/settings';
+import { PermissionChoices, SessionIdStore, SettingsStore, StoredRefCounters, TokenStore } from '../shared/stores';
+import { AgentHub } from './agent-hub';
+import { ChatModel } from './chat-model';
+import { chromeArea } from './chrome-area';
+import { h } from './dom';
+import { localise, t } from './i18n';
+import { chromeHasHostPermission, createPanelGates } from './panel-gates';
+import { agentForm, type NewAgent } from './views/agent-form';
+import { ChatView, composer } from './views/chat';
+import { PromptTray } from './views/confirmations';
+import { renderRoster } from './views/roster';
+import { settingsView } from './views/settings';
+
+export const DEFAULT_BROKER_URL = 'ws://127.0.0.1:8765/acp';
+
+/** `npm start` drops the local broker's address beside the extension so the first run can offer it. */
+async function suggestedBrokerUrl(): Promise<string> {
+  try {
+    const response = await fetch(chrome.runtime.getURL('local-broker.json'));
+    if (response.ok) {
+      const { url } = (await response.json()) as { url?: unknown };
+      if (typeof url === 'string') return url;
+    }
+  } catch {
+    // Not started by `npm start`.
+  }
+  return DEFAULT_BROKER_URL;
+}
+
+export async function startPanel(): Promise<void> {
+  localise(document);
+  const windowId = (await chrome.windows.getCurrent()).id ?? -1;
+  const local = chromeArea(chrome.storage.local);
+  const settingsStore = new SettingsStore(local);
+  const loaded = await settingsStore.load();
+  let settings: Settings = loaded.settings;
+  const saveSettings = async (next: Settings) => {
+    settings = next;
+    await settingsStore.save(settings);
+  };
+
+  const chat = new ChatModel();
+  if (loaded.problem) chat.notice(loaded.problem);
+  const audit = new AuditLog(local);
+  await audit.load();
+  const tokens = new TokenStore(local);
+  const browser = new ChromeBrowser();
+  const snapshots = new SnapshotService(browser.page, new StoredRefCounters(chromeArea(chrome.storage.session)));
+  const promptsRoot = document.getElementById('prompts')!;
+  const tray = new PromptTray(promptsRoot);
+  const killSwitch = new KillSwitch();
+  const gates = createPanelGates({
+    settings: () => settings,
+    killed: () => killSwitch.engaged,
+    confirmations: { ask: (request, timeoutMs, signal) => tray.confirm(request, timeoutMs, signal) },
+    audit: (entry) => audit.append(entry),
+    blockedBy: () => undefined,
+    hasHostPermission: chromeHasHostPermission,
+  });
+  const grants = new SessionGrants();
+  const version = chrome.runtime.getManifest().version;
+  const browserServers = new Map<string, ToolServer>();
+
+  const hub = new AgentHub({
+    windowId,
+    killSwitch,
+    version,
+    chat,
+    tokens,
+    sessionIds: new SessionIdStore(local),
+    permissions: new PermissionChoices(local),
+    WebSocket,
+    probe: fetchProbe,
+    clock: systemClock,
+    mintId: () => crypto.randomUUID(),
+    serversFor: (profile) => {
+      if (!profile.browserAccess || profile.hiddenServers.includes(profile.serverName)) return [];
+      const key = `${profile.id}:${profile.serverName}`;
+      let server = browserServers.get(key);
+      if (!server) {
+        server = new BrowserToolServer({
+          name: profile.serverName,
+          version,
+          agentName: () => settings.agents.find((a) => a.id === profile.id)?.name ?? profile.name,
+          windowId,
+          tools: browserTools,
+          browser,
+          snapshots,
+          gates,
+          grants,
+        });
+        browserServers.set(key, server);
+      }
+      return [{ key: 'browser', server }];
+    },
+    rememberServerId: (agentId, key, id) => {
+      const agents = settings.agents.map((a) =>
+        a.id === agentId ? { ...a, serverIds: { ...a.serverIds, [key]: id } } : a,
+      );
+      void saveSettings({ ...settings, agents });
+    },
+    onPermission: (agent, prompt) => tray.permission(agent.name, prompt),
+  });
+
+  const addAgent = async (input: NewAgent) => {
+    const profile = AgentProfile.parse({
+      id: crypto.randomUUID(),
+      name: input.name,
+      url: input.url,
+      acceptInsecureToken: input.acceptInsecureToken,
+    });
+    await tokens.set(profile.id, input.token);
+    await saveSettings({ ...settings, agents: [...settings.agents, profile] });
+    await hub.add(profile);
+    render();
+  };
+
+  const roster = document.getElementById('roster')!;
+  const main = document.getElementById('main')!;
+  const transcript = h('div', { className: 'transcript', id: 'transcript' });
+  new ChatView(transcript, chat);
+  const chatSection = h(
+    'section',
+    { className: 'chat' },
+    transcript,
+    composer({
+      onSend: (text) => hub.send(text, []),
+      onStop: () => void hub.stopAll(),
+    }),
+  );
+  const defaultUrl = await suggestedBrokerUrl();
+  const agentsSection = () =>
+    h(
+      'section',
+      { className: 'agents' },
+      h('h3', {}, t('agentsHeading')),
+      h('ul', {}, ...settings.agents.map((a) => h('li', {}, `${a.name} — ${a.url}`))),
+      agentForm({ defaultUrl, takenNames: () => settings.agents.map((a) => a.name), onSubmit: addAgent }),
+    );
+  let showingSettings = false;
+  const settingsPanel = () =>
+    settingsView({
+      settings: () => settings,
+      setActMode: (on) => saveSettings({ ...settings, actMode: on }),
+      allowSite: async (origin) => {
+        const granted = await chrome.permissions.request({ origins: [`${origin}/*`] }).catch(() => false);
+        if (!granted) return `Chrome did not grant access to ${origin}.`;
+        if (!settings.allowedSites.includes(origin))
+          await saveSettings({ ...settings, allowedSites: [...settings.allowedSites, origin] });
+        return undefined;
+      },
+      removeSite: async (origin) => {
+        await saveSettings({ ...settings, allowedSites: settings.allowedSites.filter((o) => o !== origin) });
+        await chrome.permissions.remove({ origins: [`${origin}/*`] }).catch(() => false);
+      },
+      agentsSection,
+      openAudit: () => chat.notice(`${audit.entries.length} tool calls in the audit log.`),
+    });
+
+  const render = () => {
+    renderRoster(roster, hub.views(), settings.actMode, (id) => hub.reconnect(id));
+    if (settings.agents.length === 0) {
+      main.replaceChildren(
+        h(
+          'section',
+          { className: 'first-run', 'aria-labelledby': 'first-run-heading' },
+          h('h2', { id: 'first-run-heading' }, t('firstRunHeading')),
+          h('p', {}, t('firstRunIntro')),
+          agentForm({ defaultUrl, takenNames: () => [], onSubmit: addAgent }),
+        ),
+      );
+      return;
+    }
+    main.replaceChildren(showingSettings ? settingsPanel() : chatSection);
+  };
+
+  document.getElementById('open-settings')!.addEventListener('click', () => {
+    showingSettings = !showingSettings;
+    render();
+  });
+  document.getElementById('disconnect-all')!.addEventListener('click', () => {
+    hub.disconnectAll();
+    chat.notice(t('disconnectedAll'));
+  });
+  document.getElementById('version')!.textContent = `v${version}`;
+  hub.onChange(() => renderRoster(roster, hub.views(), settings.actMode, (id) => hub.reconnect(id)));
+  for (const profile of settings.agents) await hub.add(profile);
+  render();
+}

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBroker, type RunningBroker } from '../../broker/server';
+import {
+  addAgentThroughForm,
+  launchWithExtension,
+  openPanelTab,
+  openRealSidePanel,
+  sendMessage,
+  type Launched,
+} from './harness';
+import { startFixtureServer, type FixtureServer } from './fixture-server';
+
+describe('the panel chats through the local broker', () => {
+  let launched: Launched;
+  let broker: RunningBroker;
+  let fixtures: FixtureServer;
+
+  beforeAll(async () => {
+    broker = await startBroker({ token: 'e2e-token_1', chunkDelayMs: 2 });
+    fixtures = await startFixtureServer();
+    launched = await launchWithExtension();
+  });
+  afterAll(async () => {
+    await launched?.close();
+    await broker?.close();
+    await fixtures?.close();
+  });
+
+  it('opens the real side panel from the toolbar button', async () => {
+    const tab = await launched.context.newPage();
+    await tab.goto(fixtures.url('/index.html'));
+    const target = await openRealSidePanel(launched, tab);
+    expect(target).toMatch(/\w+/);
+    await tab.close();
+  });
+
+  it('adds an agent, sends a message and shows the streamed reply', async () => {
+    const panel = await openPanelTab(launched);
+    await addAgentThroughForm(panel, { name: 'Demo', url: broker.url, token: 'e2e-token_1' });
+    await expect
+      .poll(() => panel.getByRole('button', { name: /Demo: connected/ }).count(), { timeout: 15_000 })
+      .toBe(1);
+    await sendMessage(panel, 'hello from the panel');
+    const reply = panel.locator('article.message.agent').last();
+    await expect
+      .poll(() => reply.locator('.body').textContent(), { timeout: 15_000 })
+      .toBe('You said: hello from the panel');
+    expect(await panel.locator('article.message.user .body').last().textContent()).toBe('hello from the panel');
+    await panel.close();
+  });
+
+  it('says "authentication failed" for a wrong token and "unreachable" when nothing listens', async () => {
+    const panel = await openPanelTab(launched);
+    await panel.getByRole('button', { name: 'Settings' }).click();
+    await addAgentThroughForm(panel, { name: 'Wrong', url: broker.url, token: 'not-the-token' });
+    await expect
+      .poll(() => panel.getByRole('button', { name: /Wrong: auth failed/ }).count(), { timeout: 15_000 })
+      .toBe(1);
+    const title = await panel.getByRole('button', { name: /Wrong:/ }).getAttribute('title');
+    expect(title).toMatch(/authentication failed/);
+    await addAgentThroughForm(panel, { name: 'Nobody', url: 'ws://127.0.0.1:9/acp', token: '' });
+    await expect
+      .poll(() => panel.getByRole('button', { name: /Nobody: unreachable/ }).count(), { timeout: 15_000 })
+      .toBe(1);
+    await panel.close();
+  });
+
+  it('refuses a malformed URL and a token a subprotocol cannot carry, in the form', async () => {
+    const panel = await openPanelTab(launched);
+    await panel.getByRole('button', { name: 'Settings' }).click();
+    await addAgentThroughForm(panel, { name: 'Bad URL', url: 'not a url', token: '' });
+    await expect.poll(() => panel.getByRole('alert').filter({ hasText: 'full WebSocket URL' }).count()).toBe(1);
+    await addAgentThroughForm(panel, { name: 'Bad token', url: broker.url, token: 'abc/def==' });
+    await expect.poll(() => panel.getByRole('alert').filter({ hasText: 'subprotocol' }).count()).toBe(1);
+    expect(await panel.getByRole('button', { name: /Bad (URL|token):/ }).count()).toBe(0);
+    await panel.close();
+  });
+});

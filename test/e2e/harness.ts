@@ -1,0 +1,119 @@
+/**
+ * End-to-end harness: the built test extension (`dist-test/`) in Debian's Chromium, driven by
+ * playwright-core; fixture pages on loopback; the panel driven by its accessible names.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const TEST_DIST = join(ROOT, 'dist-test');
+export const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+export const PANEL_PATH = 'src/sidepanel/index.html';
+
+export interface Launched {
+  context: BrowserContext;
+  extensionId: string;
+  worker: Worker;
+  close(): Promise<void>;
+}
+
+export const CHROMIUM_ARGS = [
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+  '--no-default-browser-check',
+];
+
+export async function launchWithExtension(dist = TEST_DIST): Promise<Launched> {
+  const profile = mkdtempSync(join(tmpdir(), 'tabwright-profile-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [`--disable-extensions-except=${dist}`, `--load-extension=${dist}`, ...CHROMIUM_ARGS],
+    viewport: { width: 1100, height: 800 },
+  });
+  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 30_000 }));
+  const extensionId = new URL(worker.url()).host;
+  return {
+    context,
+    extensionId,
+    worker,
+    async close() {
+      await context.close().catch(() => undefined);
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The panel page opened as a normal tab (the real side panel is not in `context.pages()`). */
+export async function openPanelTab(launched: Launched): Promise<Page> {
+  const page = await launched.context.newPage();
+  await page.goto(`chrome-extension://${launched.extensionId}/${PANEL_PATH}`);
+  return page;
+}
+
+/**
+ * Opens the real side panel from the toolbar button of `tab`, the way a user would, and resolves
+ * with the panel's CDP target id (side panels are not Playwright pages).
+ */
+export async function openRealSidePanel(launched: Launched, tab: Page): Promise<string> {
+  await waitFor(async () => {
+    const behaviour = await launched.worker.evaluate(() => chrome.sidePanel.getPanelBehavior());
+    return behaviour.openPanelOnActionClick === true;
+  });
+  const browser = launched.context.browser();
+  if (!browser) throw new Error('no browser-level CDP session for a persistent context');
+  const session = await browser.newBrowserCDPSession();
+  const listTargets = async () =>
+    (
+      (await session.send('Target.getTargets' as never, { filter: [{}] } as never)) as {
+        targetInfos: Array<{ url: string; targetId: string; type: string }>;
+      }
+    ).targetInfos;
+  // triggerAction needs the *tab* target that wraps the page, not the page target itself.
+  const tabTarget = (await listTargets()).find((target) => target.type === 'tab' && target.url === tab.url());
+  if (!tabTarget) throw new Error(`no tab target for ${tab.url()}`);
+  const panelUrl = `chrome-extension://${launched.extensionId}/${PANEL_PATH}`;
+  await session.send(
+    'Extensions.triggerAction' as never,
+    { id: launched.extensionId, targetId: tabTarget.targetId } as never,
+  );
+  let panelTarget = '';
+  await waitFor(async () => {
+    panelTarget = (await listTargets()).find((target) => target.url.startsWith(panelUrl))?.targetId ?? '';
+    return panelTarget !== '';
+  });
+  await session.detach();
+  return panelTarget;
+}
+
+export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 15_000, stepMs = 50): Promise<void> {
+  const start = Date.now();
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() - start > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+}
+
+/** Adds an agent through the first-run form, by the controls' accessible names. */
+export async function addAgentThroughForm(
+  panel: Page,
+  agent: { name: string; url: string; token: string },
+): Promise<void> {
+  await panel.getByRole('textbox', { name: 'Agent name' }).fill(agent.name);
+  await panel.getByRole('textbox', { name: 'Broker URL' }).fill(agent.url);
+  await panel.getByLabel('Token', { exact: true }).fill(agent.token);
+  await panel.getByRole('button', { name: 'Add agent' }).click();
+}
+
+export async function sendMessage(panel: Page, text: string): Promise<void> {
+  const box = panel.getByRole('textbox', { name: 'Message' });
+  await box.fill(text);
+  await box.press('Enter');
+}

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+/** End-to-end tests drive real Chromium and real servers, so they run one file at a time. */
+export default defineConfig({
+  test: {
+    include: ['test/e2e/**/*.e2e.ts'],
+    environment: 'node',
+    testTimeout: 120_000,
+    hookTimeout: 300_000,
+    fileParallelism: false,
+    globalSetup: ['test/e2e/global-setup.ts'],
+    reporters: ['default'],
+  },
+});
