@@ -20,10 +20,14 @@ function icons(): Plugin {
  * The page agent is injected with `chrome.scripting.executeScript({ files })`, which runs classic
  * scripts only, so it is bundled on its own as one self-contained IIFE beside the extension.
  */
-function pageAgent(outDir: string, minify: boolean): Plugin {
+function pageAgent(minify: boolean): Plugin {
+  let outDir = '';
   return {
     name: 'tabwright:page-agent',
     apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
     async closeBundle() {
       await build({
         configFile: false,
@@ -49,7 +53,7 @@ export default defineConfig(({ mode }) => {
   const flavour = mode === 'test' ? 'test' : 'release';
   const outDir = flavour === 'test' ? 'dist-test' : 'dist';
   return {
-    plugins: [icons(), crx({ manifest: buildManifest(flavour) }), pageAgent(outDir, flavour === 'release')],
+    plugins: [icons(), crx({ manifest: buildManifest(flavour) }), pageAgent(flavour === 'release')],
     build: {
       outDir,
       emptyOutDir: true,

@@ -8,7 +8,8 @@ import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
-export const TEST_DIST = join(ROOT, 'dist-test');
+/** The built test extension; TABWRIGHT_TEST_DIST points at another build (e.g. `vite build --mode test --outDir X`). */
+export const TEST_DIST = process.env.TABWRIGHT_TEST_DIST ?? join(ROOT, 'dist-test');
 export const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 export const PANEL_PATH = 'src/sidepanel/index.html';
 
@@ -27,6 +28,10 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
   '--disable-quic',
   '--no-default-browser-check',
+  // The panel often runs in a background tab while a test page is in front: keep its timers live.
+  '--disable-background-timer-throttling',
+  '--disable-renderer-backgrounding',
+  '--disable-backgrounding-occluded-windows',
 ];
 
 export async function launchWithExtension(dist = TEST_DIST): Promise<Launched> {
@@ -116,4 +121,19 @@ export async function sendMessage(panel: Page, text: string): Promise<void> {
   const box = panel.getByRole('textbox', { name: 'Message' });
   await box.fill(text);
   await box.press('Enter');
+}
+
+/** Opens `url` in a new tab and brings it to the front, so it is the active tab the tools act on. */
+export async function openActiveTab(launched: Launched, url: string): Promise<Page> {
+  const page = await launched.context.newPage();
+  await page.goto(url);
+  await page.bringToFront();
+  return page;
+}
+
+/** Allows a site through Settings, the way a user does. */
+export async function allowSite(panel: Page, origin: string): Promise<void> {
+  await panel.getByRole('textbox', { name: 'Site to allow' }).fill(origin);
+  await panel.getByRole('button', { name: 'Allow site' }).click();
+  await panel.getByRole('list', { name: 'Allowed sites' }).getByText(origin, { exact: true }).waitFor();
 }
