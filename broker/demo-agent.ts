@@ -25,31 +25,33 @@ export const HELP = [
   '- anything else is echoed back',
 ].join('\n');
 
+export type DemoCommand = (argument: string, io: TurnIO) => Promise<void>;
+
+/** The demo agent's commands, by first word. Each is listed once here; `help` describes them. */
+export const COMMANDS: Record<string, DemoCommand> = {
+  help: (_argument, io) => io.say(HELP),
+  snapshot: (_argument, io) =>
+    withBrowser(io, async (browser) => {
+      const result = await io.callTool(browser, `${browser.name}.snapshot`, {});
+      await io.say(fence(textOf(result)));
+    }),
+  tabs: (_argument, io) =>
+    withBrowser(io, async (browser) => {
+      const result = await io.callTool(browser, `${browser.name}.tabs`, {});
+      await io.say(fence(textOf(result)));
+    }),
+  click: (argument, io) => withBrowser(io, (browser) => clickByName(io, browser, argument)),
+};
+
 export async function runDemoTurn(text: string, io: TurnIO): Promise<void> {
   const input = text.trim();
-  const [command = '', ...rest] = input.split(/\s+/);
-  const argument = rest.join(' ');
-  switch (command.toLowerCase()) {
-    case 'help':
-      return io.say(HELP);
-    case 'snapshot':
-      return withBrowser(io, async (browser) => {
-        const result = await io.callTool(browser, `${browser.name}.snapshot`, {});
-        await io.say(fence(textOf(result)));
-      });
-    case 'tabs':
-      return withBrowser(io, async (browser) => {
-        const result = await io.callTool(browser, `${browser.name}.tabs`, {});
-        await io.say(fence(textOf(result)));
-      });
-    case 'click':
-      return withBrowser(io, (browser) => clickByName(io, browser, argument));
-    default:
-      return io.say(`You said: ${input}`);
-  }
+  const [word = '', ...rest] = input.split(/\s+/);
+  const command = COMMANDS[word.toLowerCase()];
+  if (command) return command(rest.join(' '), io);
+  return io.say(`You said: ${input}`);
 }
 
-async function withBrowser(io: TurnIO, work: (browser: PanelServer) => Promise<void>): Promise<void> {
+export async function withBrowser(io: TurnIO, work: (browser: PanelServer) => Promise<void>): Promise<void> {
   const browser = io.browser();
   if (!browser) return io.say('The panel did not give me browser tools (browser access is off for this agent).');
   await work(browser);
@@ -78,7 +80,7 @@ async function clickByName(io: TurnIO, browser: PanelServer, name: string): Prom
   await io.say(result.isError ? `The click was refused:\n\n${textOf(result)}` : fence(textOf(result)));
 }
 
-function fence(text: string): string {
+export function fence(text: string): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
   const marker = '`'.repeat(longest + 1);
   return `${marker}text\n${text}\n${marker}`;
