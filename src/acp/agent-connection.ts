@@ -97,6 +97,8 @@ export class AgentConnection {
   #run: AbortController | undefined;
   #liveness: LivenessMonitor | undefined;
   #wake: (() => void) | undefined;
+  /** Set when the panel itself dropped the socket, so the notice says why. */
+  #droppedBecause: string | undefined;
 
   constructor(options: AgentConnectionOptions) {
     this.#o = options;
@@ -174,7 +176,11 @@ export class AgentConnection {
         this.#setStatus('unreachable', failure.detail);
         return this.#stopLoop(signal);
       }
-      if (failure.kind === 'closed') this.#o.events.notice(`${failure.detail}; reconnecting`);
+      if (failure.kind === 'closed') {
+        const why = this.#droppedBecause ?? failure.detail;
+        this.#o.events.notice(`${why}; reconnecting`);
+      }
+      this.#droppedBecause = undefined;
       this.#setStatus(failure.kind === 'unreachable' ? 'unreachable' : 'connecting', failure.detail);
       const delay = backoffDelay(attempt++, this.#timing.backoff, this.#o.random);
       await this.#sleepOrWake(delay, signal);
@@ -283,7 +289,10 @@ export class AgentConnection {
       onResponsive: (responsive) => {
         if (this.#connection === connection) this.#setStatus(responsive ? 'connected' : 'unresponsive');
       },
-      onDead: () => connection.close(new Error('unresponsive')),
+      onDead: () => {
+        this.#droppedBecause = 'the broker stopped answering (no reply to two probes)';
+        connection.close(new Error('unresponsive'));
+      },
     });
     this.#liveness.start();
   }

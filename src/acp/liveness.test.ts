@@ -72,3 +72,25 @@ describe('LivenessMonitor', () => {
     monitor.stop();
   });
 });
+
+describe('LivenessMonitor races', () => {
+  it('does not count a probe as missed when other frames arrived while it was out', async () => {
+    const clock = new FakeClock();
+    const log: string[] = [];
+    const monitor = new LivenessMonitor({
+      clock,
+      intervalMs: 1_000,
+      timeoutMs: 200,
+      probe: () => new Promise(() => undefined),
+      turnRunning: () => true,
+      onResponsive: (ok) => log.push(ok ? 'responsive' : 'unresponsive'),
+      onDead: () => log.push('dead'),
+    });
+    monitor.start();
+    await clock.advance(1_100);
+    monitor.noteInbound();
+    await clock.advance(150);
+    expect(log).toEqual([]);
+    monitor.stop();
+  });
+});

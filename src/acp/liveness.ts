@@ -67,7 +67,9 @@ export class LivenessMonitor {
       this.#schedule(this.options.intervalMs - silentFor);
       return;
     }
-    const answered = await this.#probeOnce();
+    const sentAt = this.options.clock.now();
+    // Any frame that arrived while the probe was out proves life as well as its answer would.
+    const answered = (await this.#probeOnce()) || this.#lastInbound > sentAt;
     if (this.#stopped) return;
     if (answered) {
       this.noteInbound();
