@@ -54,7 +54,10 @@ export async function startTcpProxy(upstreamPort: number): Promise<TcpProxy> {
     freezeNew: (on) => void (frozenNew = on),
     connections: () => pairs.size,
     close: async () => {
-      for (const [a, b] of pairs) (a.destroy(), b.destroy());
+      for (const [a, b] of pairs) {
+        a.destroy();
+        b.destroy();
+      }
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
