@@ -19,6 +19,22 @@ describe('loadSettings', () => {
     expect(settings.actMode).toBe(true);
     expect(settings.agents[0]).toMatchObject({ serverName: 'tabwright', dialect: 'both', browserAccess: true });
   });
+  it('migrates version 1 to an untouched blocklist, keeping everything else', () => {
+    const { settings, migratedFrom } = loadSettings({
+      version: 1,
+      actMode: true,
+      allowedSites: ['https://example.com'],
+      confirmationTimeoutSec: 30,
+    });
+    expect(migratedFrom).toBe(1);
+    expect(settings).toMatchObject({
+      version: SETTINGS_VERSION,
+      actMode: true,
+      allowedSites: ['https://example.com'],
+      confirmationTimeoutSec: 30,
+      blocklist: { removed: [], custom: [] },
+    });
+  });
   it('reports unreadable settings instead of hiding it', () => {
     expect(loadSettings({ version: 1, loopGuardCap: 'many' }).problem).toMatch(/could not be read/);
     expect(loadSettings({ version: 99 }).problem).toMatch(/newer Tabwright/);

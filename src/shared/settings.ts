@@ -4,8 +4,9 @@
  * they live under their own keys in `chrome.storage.local` only.
  */
 import { z } from 'zod';
+import { BlockEntry } from '../mcp-server/gates/blocklist';
 
-export const SETTINGS_VERSION = 1;
+export const SETTINGS_VERSION = 2;
 
 export const Dialect = z.enum(['both', 'a', 'b']);
 export type Dialect = z.infer<typeof Dialect>;
@@ -40,6 +41,10 @@ export const Settings = z.object({
   roomMode: z.enum(['mention', 'ambient']).default('mention'),
   loopGuardCap: z.number().int().min(1).max(100).default(6),
   confirmationTimeoutSec: z.number().int().min(5).max(3600).default(120),
+  /** The user's changes to the shipped high-risk blocklist: removed entry ids and entries of their own. */
+  blocklist: z
+    .object({ removed: z.array(z.string()).default([]), custom: z.array(BlockEntry).default([]) })
+    .default({ removed: [], custom: [] }),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -53,6 +58,8 @@ type Migration = (old: Record<string, unknown>) => Record<string, unknown>;
 const migrations: Record<number, Migration> = {
   // Version 0: the unversioned shape, same fields.
   0: (old) => ({ ...old, version: 1 }),
+  // Version 2 adds the user's blocklist changes; nobody had any before.
+  1: (old) => ({ ...old, version: 2, blocklist: { removed: [], custom: [] } }),
 };
 
 export type LoadedSettings = { settings: Settings; migratedFrom?: number; problem?: string };
