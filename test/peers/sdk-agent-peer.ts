@@ -34,6 +34,14 @@ export interface ReceivedPrompt {
 
 export interface SdkPeer {
   url: string;
+  /** Sends one MCP request to the n-th acp server the session declared (dialect B). */
+  mcp(
+    sessionId: string,
+    serverIndex: number,
+    method: string,
+    params?: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<unknown>;
   received: ReceivedPrompt[];
   sessionMethods: string[];
   /** Declarations of acp MCP servers per session, as the peer saw them. */
@@ -58,6 +66,9 @@ export async function startSdkPeer(options: PeerOptions = {}): Promise<SdkPeer> 
   const turns = new Map<string, AbortController>();
   const caller = new McpOverAcpCaller({ clientInfo: { name: 'sdk-peer', version: '1' } });
   const known = new Set<string>();
+  /** The connection-lifetime client context of each session's socket. */
+  const clients = new Map<string, AgentContext>();
+  let socketClient: AgentContext | undefined;
 
   const say = (client: AgentContext, sessionId: string, text: string) =>
     client.notify('session/update', {
@@ -67,6 +78,9 @@ export async function startSdkPeer(options: PeerOptions = {}): Promise<SdkPeer> 
 
   const createAgent = () =>
     agent({ name: 'sdk-peer' })
+      .onConnect((connection) => {
+        socketClient = connection.client;
+      })
       .onRequest(methods.agent.initialize, () => ({
         protocolVersion: 1,
         agentCapabilities: {
@@ -79,6 +93,7 @@ export async function startSdkPeer(options: PeerOptions = {}): Promise<SdkPeer> 
       .onRequest(methods.agent.session.new, ({ params }) => {
         const sessionId = randomUUID();
         known.add(sessionId);
+        if (socketClient) clients.set(sessionId, socketClient);
         sessionMethods.push('session/new');
         declared.set(sessionId, acpOnly(params.mcpServers));
         return { sessionId };
@@ -87,12 +102,14 @@ export async function startSdkPeer(options: PeerOptions = {}): Promise<SdkPeer> 
         sessionMethods.push('session/resume');
         if (!known.has(params.sessionId)) throw new RequestError(-32002, 'Resource not found');
         declared.set(params.sessionId, acpOnly(params.mcpServers));
+        if (socketClient) clients.set(params.sessionId, socketClient);
         return {};
       })
       .onRequest(methods.agent.session.load, ({ params }) => {
         sessionMethods.push('session/load');
         if (!known.has(params.sessionId)) throw new RequestError(-32002, 'Resource not found');
         declared.set(params.sessionId, acpOnly(params.mcpServers));
+        if (socketClient) clients.set(params.sessionId, socketClient);
       })
       .onNotification(methods.agent.session.cancel, ({ params }) => turns.get(params.sessionId)?.abort())
       .onNotification(methods.agent.mcp.message, caller.handleNotification)
@@ -168,6 +185,12 @@ export async function startSdkPeer(options: PeerOptions = {}): Promise<SdkPeer> 
   const port = (server.address() as AddressInfo).port;
   return {
     url: `ws://127.0.0.1:${port}/acp`,
+    async mcp(sessionId, serverIndex, method, params, signal) {
+      const client = clients.get(sessionId);
+      const server = declared.get(sessionId)?.[serverIndex];
+      if (!client || !server) throw new Error(`no session ${sessionId} or server ${serverIndex}`);
+      return caller.request(client, server.serverId, method, params ?? {}, signal ? { signal } : {});
+    },
     received,
     sessionMethods,
     declared,
