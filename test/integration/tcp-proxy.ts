@@ -14,6 +14,8 @@ export interface TcpProxy {
   /** Only connections opened from now on are frozen or not; existing ones keep their state. */
   freezeNew(on: boolean): void;
   connections(): number;
+  /** Cuts every carried connection at once, as a network failure would. */
+  dropAll(): void;
   close(): Promise<void>;
 }
 
@@ -53,6 +55,13 @@ export async function startTcpProxy(upstreamPort: number): Promise<TcpProxy> {
     thaw: () => pairs.forEach((pair) => setFrozen(pair, false)),
     freezeNew: (on) => void (frozenNew = on),
     connections: () => pairs.size,
+    dropAll: () => {
+      for (const [a, b] of pairs) {
+        a.destroy();
+        b.destroy();
+      }
+      pairs.clear();
+    },
     close: async () => {
       for (const [a, b] of pairs) {
         a.destroy();
