@@ -3,8 +3,15 @@
  * for its document between calls. Each command lives in `commands/` and is listed once here.
  */
 import { runClick } from './commands/click';
+import { runSecretFields } from './commands/secret-fields';
+import { runGetText } from './commands/get-text';
+import { runHello } from './commands/hello';
+import { runReadDom } from './commands/read-dom';
 import { runSnapshot } from './commands/snapshot';
+import { runViewport } from './commands/viewport';
+import { runCancelWait, runWaitFor } from './commands/wait-for';
 import { PageError, type PageEnv } from './env';
+import { FrameHandshake } from './frame-handshake';
 import { PageCommand, type ElementTarget, type PageEnvelope } from './protocol';
 import { RefRegistry, refPrefix } from './refs';
 import type { z } from 'zod';
@@ -14,13 +21,49 @@ type Handlers = { [Op in Parsed['op']]: (command: Extract<Parsed, { op: Op }>, e
 
 const handlers: Handlers = {
   snapshot: runSnapshot,
+  secretFields: runSecretFields,
   click: runClick,
+  hello: runHello,
+  getText: runGetText,
+  readDom: runReadDom,
+  waitFor: runWaitFor,
+  cancelWait: runCancelWait,
+  viewport: runViewport,
 };
+
+/** Works in insecure contexts too (plain http), where `crypto.randomUUID` is missing. */
+function randomId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function failure(error: unknown): PageEnvelope {
+  if (error instanceof PageError) return { ok: false, error: error.message, code: error.code };
+  return { ok: false, error: String((error as Error)?.message ?? error), code: 'internal' };
+}
 
 export class PageAgent implements PageEnv {
   #refs: RefRegistry | undefined;
+  readonly documentId = randomId();
+  readonly waits = new Map<string, AbortController>();
+  readonly frames: FrameHandshake;
 
-  constructor(readonly document: Document) {}
+  constructor(readonly document: Document) {
+    this.frames = new FrameHandshake(document.defaultView ?? window);
+  }
+
+  queryRoot(selector: string | undefined): Element {
+    const fallback = this.document.body ?? this.document.documentElement;
+    if (!selector) return fallback;
+    let element: Element | null;
+    try {
+      element = this.document.querySelector(selector);
+    } catch {
+      throw new PageError(`The selector ${selector} is not valid CSS.`, 'bad-selector');
+    }
+    if (!element) throw new PageError(`No element matches the selector ${selector}.`, 'no-match');
+    return element;
+  }
 
   refs(frameId = 0): RefRegistry {
     this.#refs ??= new RefRegistry(refPrefix(frameId));
@@ -48,14 +91,16 @@ export class PageAgent implements PageEnv {
     return element;
   }
 
-  handle(raw: unknown): PageEnvelope {
+  /** Synchronous commands answer at once; asynchronous ones return a promise executeScript awaits. */
+  handle(raw: unknown): PageEnvelope | Promise<PageEnvelope> {
     try {
       const command = PageCommand.parse(raw);
       const handler = handlers[command.op] as (command: Parsed, env: PageEnv) => unknown;
-      return { ok: true, value: handler(command, this) };
+      const value = handler(command, this);
+      if (value instanceof Promise) return value.then((resolved) => ({ ok: true, value: resolved }), failure);
+      return { ok: true, value };
     } catch (error) {
-      if (error instanceof PageError) return { ok: false, error: error.message, code: error.code };
-      return { ok: false, error: String((error as Error)?.message ?? error), code: 'internal' };
+      return failure(error);
     }
   }
 }

@@ -1,4 +1,5 @@
 /** What every page command gets: the document, its ref registry and target resolution. */
+import type { FrameHandshake } from './frame-handshake';
 import type { ElementTarget } from './protocol';
 import type { RefRegistry } from './refs';
 
@@ -13,8 +14,16 @@ export class PageError extends Error {
 
 export interface PageEnv {
   readonly document: Document;
+  /** Random, made once per document by its agent: the panel compares it to notice navigations. */
+  readonly documentId: string;
+  /** Maps this document's iframe elements to the documents inside them. */
+  readonly frames: FrameHandshake;
+  /** Waits in progress, by id, so the panel can cancel them. */
+  readonly waits: Map<string, AbortController>;
   /** The registry of this document, created with the frame's ref prefix on first use. */
   refs(frameId?: number): RefRegistry;
   /** The element a ref or selector names; throws a PageError the model can act on. */
   resolveTarget(target: ElementTarget): Element;
+  /** The element a selector names in this document, or the body when there is no selector. */
+  queryRoot(selector: string | undefined): Element;
 }

@@ -9,11 +9,49 @@ export type ElementTarget = z.infer<typeof ElementTarget>;
 
 export const SnapshotCommand = z.object({
   op: z.literal('snapshot'),
-  /** The frame the agent runs in; prefixes refs in child frames. */
-  frameId: z.number().int().nonnegative(),
+  /** The frame the agent runs in; prefixes refs in child frames. Overridden by `frames`. */
+  frameId: z.number().int().nonnegative().default(0),
   /** The next free ref number for this tab: refs are never reused, even across documents. */
   refBase: z.number().int().positive(),
+  /** Applies in the top frame only. */
   selector: z.string().optional(),
+  /** The handshake nonce of this snapshot, when the tab has child frames. */
+  nonce: z.string().optional(),
+  /** Each answering document's frame id, by document id (from the `hello` round). */
+  frames: z.record(z.string(), z.number().int().nonnegative()).optional(),
+  /** Child documents each document should hear from before it walks, by document id. */
+  children: z.record(z.string(), z.array(z.string())).optional(),
+});
+
+export const HelloCommand = z.object({ op: z.literal('hello'), nonce: z.string().min(8) });
+
+export const GetTextCommand = z.object({
+  op: z.literal('getText'),
+  selector: z.string().optional(),
+  maxChars: z.number().int().nonnegative(),
+});
+
+export const ReadDomCommand = z.object({
+  op: z.literal('readDom'),
+  selector: z.string().optional(),
+  maxChars: z.number().int().nonnegative(),
+});
+
+export const WaitForCommand = z.object({
+  op: z.literal('waitFor'),
+  waitId: z.string(),
+  text: z.string().optional(),
+  selector: z.string().optional(),
+  gone: z.boolean().default(false),
+  timeoutMs: z.number().int().positive(),
+});
+
+export const CancelWaitCommand = z.object({ op: z.literal('cancelWait'), waitId: z.string() });
+
+/** Reads (and optionally sets) the scroll position, for full-page screenshots. */
+export const ViewportCommand = z.object({
+  op: z.literal('viewport'),
+  scrollTo: z.object({ x: z.number(), y: z.number() }).optional(),
 });
 
 export const ClickCommand = z.object({
@@ -23,19 +61,71 @@ export const ClickCommand = z.object({
   double: z.boolean().default(false),
 });
 
-export const PageCommand = z.discriminatedUnion('op', [SnapshotCommand, ClickCommand]);
+/** Which element targets are password fields, so values typed into them are masked. */
+export const SecretFieldsCommand = z.object({ op: z.literal('secretFields'), targets: z.array(ElementTarget) });
+
+export const PageCommand = z.discriminatedUnion('op', [
+  SnapshotCommand,
+  SecretFieldsCommand,
+  ClickCommand,
+  HelloCommand,
+  GetTextCommand,
+  ReadDomCommand,
+  WaitForCommand,
+  CancelWaitCommand,
+  ViewportCommand,
+]);
 export type PageCommand = z.input<typeof PageCommand>;
 
 export const SnapshotReply = z.object({
   title: z.string(),
   url: z.string(),
   lines: z.array(z.string()),
+  /** Where child frames' snapshots belong: after `line`, by the child's document id. */
+  frames: z.array(z.object({ line: z.number().int().nonnegative(), documentId: z.string().optional() })).default([]),
   nextRef: z.number().int().positive(),
+  /** Random per document, made by the page agent: changes exactly when the document does. */
+  documentId: z.string(),
+});
+
+export const HelloReply = z.object({ documentId: z.string(), url: z.string() });
+
+export const TextReply = z.object({
+  title: z.string(),
+  url: z.string(),
+  text: z.string(),
+  /** Length before capping. */
+  total: z.number().int().nonnegative(),
+  documentId: z.string(),
+});
+
+export const DomReply = z.object({ url: z.string(), html: z.string(), total: z.number().int().nonnegative() });
+
+export const WaitReply = z.object({ met: z.boolean(), waitedMs: z.number().nonnegative() });
+
+export const ViewportReply = z.object({
+  x: z.number(),
+  y: z.number(),
+  width: z.number(),
+  height: z.number(),
+  scrollWidth: z.number(),
+  scrollHeight: z.number(),
+  devicePixelRatio: z.number(),
 });
 
 export const ActionReply = z.object({ description: z.string() });
 
-const replies = { snapshot: SnapshotReply, click: ActionReply } as const;
+const replies = {
+  snapshot: SnapshotReply,
+  secretFields: z.object({ secret: z.array(z.boolean()) }),
+  click: ActionReply,
+  hello: HelloReply,
+  getText: TextReply,
+  readDom: DomReply,
+  waitFor: WaitReply,
+  cancelWait: z.object({ cancelled: z.boolean() }),
+  viewport: ViewportReply,
+} as const;
 type Replies = typeof replies;
 
 export type PageReply<C extends PageCommand> = z.infer<Replies[C['op']]>;

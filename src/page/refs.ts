@@ -1,15 +1,18 @@
 /**
  * Element refs for one document. A ref names one element for the life of the document and is
- * never handed to another element: numbers come from a per-tab counter the panel keeps, so they
- * also never repeat across navigations.
+ * never handed to another element: numbers come from a per-tab counter the panel keeps (passed in
+ * as `refBase`), so they also never repeat across navigations; refs made in a child frame carry
+ * the frame's id (`f7e12`), and Chrome never reuses a frame id within a tab.
  */
+
+const REF = /^(?:f(\d+))?e(\d+)$/;
 
 export class RefRegistry {
   readonly #byRef = new Map<string, WeakRef<Element>>();
   readonly #byElement = new WeakMap<Element, string>();
   #next = 1;
 
-  constructor(private readonly prefix: string) {}
+  constructor(readonly prefix: string) {}
 
   /** Continue numbering from the tab's counter, never going backwards. */
   startAt(refBase: number): void {
@@ -38,10 +41,23 @@ export class RefRegistry {
   }
 
   owns(ref: string): boolean {
-    return ref.startsWith(this.prefix) && /^(?:f\d+)?e\d+$/.test(ref);
+    const parsed = parseRef(ref);
+    return parsed !== undefined && refPrefix(parsed.frameId) === this.prefix;
+  }
+
+  /** Drops entries whose elements were collected, so a long-lived page does not grow the map forever. */
+  prune(): void {
+    for (const [ref, weak] of this.#byRef) if (!weak.deref()) this.#byRef.delete(ref);
   }
 }
 
 export function refPrefix(frameId: number): string {
   return frameId === 0 ? '' : `f${frameId}`;
+}
+
+/** The frame a ref belongs to and its number, or undefined when it is not shaped like a ref. */
+export function parseRef(ref: string): { frameId: number; n: number } | undefined {
+  const match = REF.exec(ref.trim());
+  if (!match) return undefined;
+  return { frameId: match[1] ? Number(match[1]) : 0, n: Number(match[2]) };
 }

@@ -1,93 +1,244 @@
 /**
- * Walks the DOM once and writes the accessibility snapshot: one line per meaningful element, with
- * roles and names from dom-accessibility-api and refs on interactive elements.
+ * The snapshot walker: one pass over the flat tree (open shadow roots and slots included), one
+ * computed-style read per element, names from dom-accessibility-api computed only for lines that
+ * are emitted. Text that a container's children already show is not repeated in its name.
  */
 import { computeAccessibleName, getRole } from 'dom-accessibility-api';
+import { closedDetailsSummary, flatChildren } from './flat-tree';
+import { clip, neutraliseText } from './neutralise';
 import type { RefRegistry } from './refs';
+import { CONTENT_NAMED_ROLES, FLATTENED_ROLES, INTERACTIVE_ROLES, LEAF_TAGS, SKIPPED_TAGS, statesOf } from './roles';
 
-const INTERACTIVE_ROLES = new Set([
-  'button',
-  'link',
-  'textbox',
-  'searchbox',
-  'checkbox',
-  'radio',
-  'combobox',
-  'listbox',
-  'option',
-  'menuitem',
-  'menuitemcheckbox',
-  'menuitemradio',
-  'tab',
-  'switch',
-  'slider',
-  'spinbutton',
-  'treeitem',
-]);
-const SILENT_ROLES = new Set(['generic', 'none', 'presentation', 'paragraph']);
-
-/** Page text must not be able to start a new line or fake a ref. */
-export function neutraliseName(text: string): string {
-  return text
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/[[\]]/g, (c) => (c === '[' ? '\u27e6' : '\u27e7'))
-    .replace(/"/g, '\u201d');
+/** Where a child frame's snapshot goes: after `line`, one level deeper. */
+export interface FrameSlot {
+  line: number;
+  /** The page agent's id of the document inside the frame, when the handshake found it. */
+  documentId?: string;
 }
 
-function isHidden(element: Element, style: CSSStyleDeclaration): boolean {
-  if (element.getAttribute('aria-hidden') === 'true') return true;
-  if ((element as HTMLElement).hidden) return true;
-  return style.display === 'none' || style.visibility === 'hidden';
+export interface WalkResult {
+  lines: string[];
+  frames: FrameSlot[];
 }
 
-function states(element: Element): string {
-  const out: string[] = [];
-  if (element instanceof HTMLInputElement) {
-    if (element.type === 'checkbox' || element.type === 'radio') {
-      if (element.checked) out.push('[checked]');
-    } else if (element.type !== 'password' && element.value) {
-      out.push(`[value="${neutraliseName(element.value)}"]`);
-    }
-  }
-  if (element instanceof HTMLTextAreaElement && element.value) {
-    out.push(`[value="${neutraliseName(element.value)}"]`);
-  }
-  if ((element as HTMLButtonElement).disabled) out.push('[disabled]');
-  return out.join(' ');
+export interface WalkOptions {
+  refs: RefRegistry;
+  /** The document id announced from inside this frame element, if any. */
+  frameDocument?(frame: Element): string | undefined;
+  /** CSS `content` of ::before/::after counts in names; jsdom cannot compute it. */
+  pseudoElements?: boolean;
 }
 
-export function snapshotLines(root: Element, refs: RefRegistry): string[] {
-  const lines: string[] = [];
-  const visit = (node: Node, depth: number): void => {
-    if (node.nodeType === Node.TEXT_NODE) {
-      const text = neutraliseName(node.textContent ?? '');
-      if (text) lines.push(`${'  '.repeat(depth)}- text "${text}"`);
-      return;
+const NAME_MAX = 500;
+const OPTIONS_MAX = 100;
+const INDENTS: string[] = [];
+const indent = (depth: number) => (INDENTS[depth] ??= '  '.repeat(depth));
+
+function hasAuthorName(element: Element): boolean {
+  return element.hasAttribute('aria-label') || element.hasAttribute('aria-labelledby');
+}
+
+/** Text of a `- text "…"` line, already neutralised. */
+function textOfLine(line: string): string {
+  return line.slice(line.indexOf('"') + 1, -1);
+}
+
+export function walkSnapshot(root: Element, options: WalkOptions): WalkResult {
+  const walker = new SnapshotWalker(root.ownerDocument.defaultView ?? window, options);
+  walker.visit(root, 0, true, false, false);
+  walker.flushText();
+  return { lines: walker.lines, frames: walker.frames };
+}
+
+class SnapshotWalker {
+  readonly lines: string[] = [];
+  readonly frames: FrameSlot[] = [];
+  readonly #styles = new Map<Element, CSSStyleDeclaration>();
+  #elementLines = 0;
+  #refLines = 0;
+  #text = '';
+  #textDepth = 0;
+
+  constructor(
+    private readonly view: Window,
+    private readonly options: WalkOptions,
+  ) {}
+
+  /** Shared with the name computation, so no element's style is read twice. */
+  readonly #styleOf = (element: Element, pseudo?: string | null): CSSStyleDeclaration => {
+    if (pseudo) return this.view.getComputedStyle(element, pseudo);
+    let style = this.#styles.get(element);
+    if (!style) {
+      style = this.view.getComputedStyle(element);
+      this.#styles.set(element, style);
     }
-    if (!(node instanceof Element)) return;
-    const style = getComputedStyle(node);
-    if (isHidden(node, style)) return;
-    if (['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE'].includes(node.tagName)) return;
-    const role = getRole(node) ?? '';
-    if (!role || SILENT_ROLES.has(role)) {
-      for (const child of node.childNodes) visit(child, depth);
-      return;
-    }
-    const name = neutraliseName(computeAccessibleName(node));
-    const interactive = INTERACTIVE_ROLES.has(role);
-    let line = `${'  '.repeat(depth)}- ${role}`;
-    if (name) line += ` "${name}"`;
-    if (interactive) line += ` [ref=${refs.refFor(node)}]`;
-    const extra = states(node);
-    if (extra) line += ` ${extra}`;
-    lines.push(line);
-    if (interactive && name) return;
-    for (const child of node.childNodes) {
-      if (child.nodeType === Node.TEXT_NODE && name) continue;
-      visit(child, depth + 1);
-    }
+    return style;
   };
-  visit(root, 0);
-  return lines;
+
+  #name(element: Element): string {
+    const name = computeAccessibleName(element, {
+      getComputedStyle: this.#styleOf as typeof window.getComputedStyle,
+      computedStyleSupportsPseudoElements: this.options.pseudoElements ?? true,
+    });
+    return clip(neutraliseText(name), NAME_MAX);
+  }
+
+  #appendText(text: string, depth: number): void {
+    if (this.#text && depth !== this.#textDepth) this.flushText();
+    this.#text += text;
+    this.#textDepth = depth;
+  }
+
+  flushText(): void {
+    if (!this.#text) return;
+    const text = neutraliseText(this.#text);
+    this.#text = '';
+    if (text) this.lines.push(`${indent(this.#textDepth)}- text "${text}"`);
+  }
+
+  #children(node: Element, depth: number, shown: boolean, pointer: boolean, quiet: boolean): void {
+    const summary = closedDetailsSummary(node);
+    if (summary !== null) {
+      if (summary) this.visit(summary, depth, shown, pointer, quiet);
+      return;
+    }
+    const children = flatChildren(node);
+    for (let i = 0; i < children.length; i++) this.visit(children[i]!, depth, shown, pointer, quiet);
+  }
+
+  visit(node: Node, depth: number, shown: boolean, parentPointer: boolean, quiet: boolean): void {
+    if (node.nodeType === 3) {
+      if (shown && !quiet) this.#appendText((node as Text).data, depth);
+      return;
+    }
+    if (node.nodeType !== 1) return;
+    const element = node as Element;
+    const tag = element.localName;
+    if (SKIPPED_TAGS.has(tag) || element.getAttribute('aria-hidden') === 'true') return;
+    const style = this.#styleOf(element);
+    const display = style.display;
+    if (display === 'none') return;
+    const visible = style.visibility === 'visible';
+    if (tag === 'br') {
+      if (visible && !quiet) this.#appendText(' ', depth);
+      return;
+    }
+    if (tag === 'iframe' || tag === 'frame') {
+      if (visible) this.#frame(element, depth);
+      return;
+    }
+    const pointer = style.cursor === 'pointer';
+    let role = getRole(element);
+    if (element.getAttribute('contenteditable') !== null && (!role || role === 'generic') && visible)
+      role = (element as HTMLElement).isContentEditable ? 'textbox' : role;
+    // HTML-AAM leaves password fields without a role; they are text boxes to everyone who types.
+    if (!role && tag === 'input' && (element as HTMLInputElement).type === 'password') role = 'textbox';
+    if (role === 'group' && tag !== 'fieldset' && !hasAuthorName(element)) role = null;
+    if ((role === 'form' || role === 'region') && !hasAuthorName(element)) role = null;
+    if (tag === 'label') quiet ||= this.#labelsVisibleControl(element as HTMLLabelElement);
+    const clickable =
+      visible && pointer && !parentPointer && (!role || FLATTENED_ROLES.has(role)) && !LEAF_TAGS.has(tag);
+    if (clickable && !(tag === 'label' && quiet)) {
+      this.#emit(element, 'generic', depth, true, pointer, quiet, true);
+      return;
+    }
+    if (!visible || !role || FLATTENED_ROLES.has(role)) {
+      if (LEAF_TAGS.has(tag)) return;
+      // Inline wrappers continue the text around them; inline boxes are set apart by a space;
+      // anything else that makes a box ends the text run.
+      const inline = display === 'inline' || display === 'contents';
+      const inlineBox = !inline && display.startsWith('inline-');
+      if (inlineBox) this.#text += ' ';
+      else if (!inline) this.flushText();
+      this.#children(element, depth, visible, pointer, quiet);
+      if (inlineBox) this.#text += ' ';
+      else if (!inline) this.flushText();
+      return;
+    }
+    this.#emit(element, role, depth, visible, pointer, quiet, false);
+  }
+
+  #labelsVisibleControl(label: HTMLLabelElement): boolean {
+    const control = label.control;
+    if (!control || hasAuthorName(control)) return false;
+    return this.#styleOf(control).display !== 'none';
+  }
+
+  #emit(
+    element: Element,
+    role: string,
+    depth: number,
+    shown: boolean,
+    pointer: boolean,
+    quiet: boolean,
+    clickable: boolean,
+  ): void {
+    this.flushText();
+    const index = this.lines.length;
+    this.lines.push('');
+    const tag = element.localName;
+    const interactive = clickable || INTERACTIVE_ROLES.has(role);
+    const beforeElements = ++this.#elementLines;
+    const beforeRefs = interactive ? ++this.#refLines : this.#refLines;
+    if (tag === 'select') this.#options(element as HTMLSelectElement, depth + 1);
+    else if (!LEAF_TAGS.has(tag) && role !== 'textbox') this.#children(element, depth + 1, shown, pointer, quiet);
+    this.flushText();
+    const childLines = this.lines.length > index + 1;
+    const childElements = this.#elementLines > beforeElements;
+    const childRefs = this.#refLines > beforeRefs;
+    const namedByContent = (clickable || CONTENT_NAMED_ROLES.has(role)) && !hasAuthorName(element);
+    let name = '';
+    if (namedByContent) {
+      if (childLines && !childElements) {
+        name = this.lines
+          .slice(index + 1)
+          .map(textOfLine)
+          .join(' ');
+        this.lines.length = index + 1;
+      } else if (!childLines) {
+        name = this.#name(element);
+        if (!name && !interactive) {
+          this.lines.length = index;
+          this.#elementLines--;
+          return;
+        }
+      }
+    } else {
+      name = this.#name(element);
+      // An interactive element's content is its name; keep children only when they can be acted on.
+      if (interactive && childLines && !childRefs && tag !== 'select') this.lines.length = index + 1;
+    }
+    let line = `${indent(depth)}- ${role}`;
+    if (name) line += ` "${name}"`;
+    if (interactive) line += ` [ref=${this.options.refs.refFor(element)}]`;
+    if (clickable) line += ' [clickable]';
+    if (role === 'textbox' && tag !== 'input' && tag !== 'textarea') {
+      const value = element.textContent ?? '';
+      if (value.trim()) line += ` [value="${clip(neutraliseText(value), 200)}"]`;
+    }
+    const states = statesOf(element, role);
+    if (states.length) line += ` ${states.join(' ')}`;
+    this.lines[index] = line;
+  }
+
+  #options(select: HTMLSelectElement, depth: number): void {
+    const options = select.options;
+    const shown = Math.min(options.length, OPTIONS_MAX);
+    for (let i = 0; i < shown; i++) {
+      const option = options[i]!;
+      let line = `${indent(depth)}- option "${clip(neutraliseText(option.label || option.text), NAME_MAX)}"`;
+      if (option.selected) line += ' [selected]';
+      if (option.disabled) line += ' [disabled]';
+      this.lines.push(line);
+    }
+    if (options.length > shown) this.lines.push(`${indent(depth)}- text "… ${options.length - shown} more options"`);
+  }
+
+  #frame(element: Element, depth: number): void {
+    this.flushText();
+    const name = this.#name(element);
+    this.frames.push({ line: this.lines.length, documentId: this.options.frameDocument?.(element) });
+    this.lines.push(`${indent(depth)}- iframe${name ? ` "${name}"` : ''}`);
+    this.#elementLines++;
+  }
 }

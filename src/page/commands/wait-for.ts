@@ -1,0 +1,78 @@
+/**
+ * Waits until text or an element appears (or, with `gone`, disappears) in this document. Checks run
+ * when the DOM changes, paced by animation frames, plus a slow safety check for changes no mutation
+ * announces (style sheets, animations). Bounded by `timeoutMs`; the panel can cancel it by id.
+ */
+import type { z } from 'zod';
+import { PageError, type PageEnv } from '../env';
+import type { CancelWaitCommand, WaitForCommand } from '../protocol';
+import { readableText } from '../readable-text';
+
+const SAFETY_CHECK_MS = 250;
+const normalise = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
+
+function presence(command: z.output<typeof WaitForCommand>, env: PageEnv): () => boolean {
+  if (command.selector !== undefined) {
+    const selector = command.selector;
+    try {
+      env.document.querySelector(selector);
+    } catch {
+      throw new PageError(`The selector ${selector} is not valid CSS.`, 'bad-selector');
+    }
+    return () => {
+      const element = env.document.querySelector(selector);
+      return !!element && (element.checkVisibility?.() ?? true);
+    };
+  }
+  const wanted = normalise(command.text ?? '');
+  return () => normalise(readableText(env.document.body ?? env.document.documentElement)).includes(wanted);
+}
+
+export function runWaitFor(command: z.output<typeof WaitForCommand>, env: PageEnv) {
+  const present = presence(command, env);
+  const met = () => present() !== command.gone;
+  const view = env.document.defaultView ?? window;
+  const started = performance.now();
+  const controller = new AbortController();
+  env.waits.get(command.waitId)?.abort();
+  env.waits.set(command.waitId, controller);
+  return new Promise<{ met: boolean; waitedMs: number }>((resolve) => {
+    let pending = false;
+    const observer = new MutationObserver(() => schedule());
+    const finish = (result: boolean) => {
+      observer.disconnect();
+      clearTimeout(deadline);
+      clearInterval(safety);
+      if (env.waits.get(command.waitId) === controller) env.waits.delete(command.waitId);
+      resolve({ met: result, waitedMs: Math.round(performance.now() - started) });
+    };
+    const check = () => {
+      pending = false;
+      if (!controller.signal.aborted && met()) finish(true);
+    };
+    // Animation frames stop in hidden tabs, so a timer backs the frame up.
+    const schedule = () => {
+      if (pending) return;
+      pending = true;
+      const timer = setTimeout(check, 100);
+      view.requestAnimationFrame(() => {
+        clearTimeout(timer);
+        if (pending) check();
+      });
+    };
+    const deadline = setTimeout(() => finish(met()), command.timeoutMs);
+    const safety = setInterval(schedule, SAFETY_CHECK_MS);
+    controller.signal.addEventListener('abort', () => finish(false), { once: true });
+    if (met()) {
+      finish(true);
+      return;
+    }
+    observer.observe(env.document, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+}
+
+export function runCancelWait(command: z.output<typeof CancelWaitCommand>, env: PageEnv) {
+  const controller = env.waits.get(command.waitId);
+  controller?.abort();
+  return { cancelled: !!controller };
+}

@@ -1,0 +1,171 @@
+/**
+ * Which roles get a ref, which are containers named only by their content, and the states a line
+ * shows. Roles themselves come from dom-accessibility-api's `getRole`.
+ */
+import { clip, neutraliseText } from './neutralise';
+
+/** Roles a user acts on: these lines carry a ref. */
+export const INTERACTIVE_ROLES = new Set([
+  'button',
+  'checkbox',
+  'combobox',
+  'link',
+  'listbox',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'option',
+  'radio',
+  'scrollbar',
+  'searchbox',
+  'slider',
+  'spinbutton',
+  'switch',
+  'tab',
+  'textbox',
+  'treeitem',
+]);
+
+/** Wrappers with no meaning of their own: their children are shown in their place. */
+export const FLATTENED_ROLES = new Set(['generic', 'none', 'presentation', 'paragraph', 'rowgroup', 'group']);
+
+/**
+ * Containers whose name, unless the author gave one, is just their content. When their children are
+ * shown the name is not repeated; when the content is plain text it becomes the name on one line.
+ */
+export const CONTENT_NAMED_ROLES = new Set([
+  'cell',
+  'gridcell',
+  'columnheader',
+  'rowheader',
+  'row',
+  'listitem',
+  'heading',
+  'caption',
+  'term',
+  'definition',
+  'tooltip',
+  'status',
+  'blockquote',
+  'emphasis',
+  'strong',
+  'code',
+  'legend',
+  'article',
+  'figure',
+]);
+
+/** Elements whose content is not page text to walk (their value or options are shown instead). */
+export const LEAF_TAGS = new Set([
+  'input',
+  'textarea',
+  'select',
+  'img',
+  'progress',
+  'meter',
+  'svg',
+  'canvas',
+  'video',
+  'audio',
+]);
+
+/** Never content. */
+export const SKIPPED_TAGS = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'head',
+  'meta',
+  'link',
+  'title',
+  'base',
+]);
+
+const VALUE_MAX = 200;
+const TEXT_INPUT_TYPES = new Set([
+  'text',
+  'search',
+  'email',
+  'url',
+  'tel',
+  'number',
+  'range',
+  'date',
+  'datetime-local',
+  'month',
+  'week',
+  'time',
+  'color',
+  'file',
+  '',
+]);
+
+function ariaState(element: Element, name: string): string | undefined {
+  const value = element.getAttribute(name);
+  const label = name.slice(5);
+  if (label === 'expanded') return value === 'true' || value === 'false' ? `[expanded=${value}]` : undefined;
+  if (value === 'true') return `[${label}]`;
+  if (value === 'mixed') return `[${label}=mixed]`;
+  return undefined;
+}
+
+function headingLevel(element: Element): number | undefined {
+  const explicit = Number(element.getAttribute('aria-level'));
+  if (Number.isInteger(explicit) && explicit > 0) return explicit;
+  const match = /^h([1-6])$/.exec(element.localName);
+  return match ? Number(match[1]) : undefined;
+}
+
+function controlValue(element: Element): string | undefined {
+  if (element instanceof HTMLInputElement) {
+    // A password's value is never shown, not even its length.
+    if (element.type === 'password' || !TEXT_INPUT_TYPES.has(element.type)) return undefined;
+    return element.value || undefined;
+  }
+  if (element instanceof HTMLTextAreaElement) return element.value || undefined;
+  if (element instanceof HTMLSelectElement) {
+    const chosen = [...element.selectedOptions].map((option) => option.label || option.text);
+    return chosen.length ? chosen.join(', ') : undefined;
+  }
+  if (element instanceof HTMLProgressElement || element instanceof HTMLMeterElement) return String(element.value);
+  const aria = element.getAttribute('aria-valuetext') ?? element.getAttribute('aria-valuenow');
+  return aria ?? undefined;
+}
+
+/** The bracketed states of one element, in a fixed order, page text neutralised. */
+export function statesOf(element: Element, role: string): string[] {
+  const out: string[] = [];
+  const html = element as HTMLInputElement;
+  if (html instanceof HTMLInputElement && (html.type === 'checkbox' || html.type === 'radio')) {
+    if (html.indeterminate) out.push('[checked=mixed]');
+    else if (html.checked) out.push('[checked]');
+  } else {
+    const checked = ariaState(element, 'aria-checked');
+    if (checked) out.push(checked);
+  }
+  const pressed = ariaState(element, 'aria-pressed');
+  if (pressed) out.push(pressed);
+  if (element instanceof HTMLOptionElement ? element.selected : element.getAttribute('aria-selected') === 'true')
+    out.push('[selected]');
+  if (element.localName === 'summary' && element.parentElement instanceof HTMLDetailsElement) {
+    out.push(element.parentElement.open ? '[expanded=true]' : '[expanded=false]');
+  } else {
+    const expanded = ariaState(element, 'aria-expanded');
+    if (expanded) out.push(expanded);
+  }
+  if (role === 'heading') {
+    const level = headingLevel(element);
+    if (level) out.push(`[level=${level}]`);
+  }
+  const disabled =
+    ('disabled' in html && element.matches(':disabled')) || element.getAttribute('aria-disabled') === 'true';
+  if (disabled) out.push('[disabled]');
+  if (('required' in html && html.required) || element.getAttribute('aria-required') === 'true') out.push('[required]');
+  if (('readOnly' in html && html.readOnly && !disabled) || element.getAttribute('aria-readonly') === 'true')
+    out.push('[readonly]');
+  if (element.getAttribute('aria-invalid') === 'true') out.push('[invalid]');
+  const value = controlValue(element);
+  if (value !== undefined && value !== '') out.push(`[value="${clip(neutraliseText(value), VALUE_MAX)}"]`);
+  return out;
+}
