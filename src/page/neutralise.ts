@@ -4,6 +4,7 @@
  */
 
 /** Line breaks of every kind, and other controls, become one space. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what must go
 const BREAKS_AND_CONTROLS = /[\s\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
 /** Bidi overrides can make a line read differently from what it says. */
 const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069\u200e\u200f]/g;
