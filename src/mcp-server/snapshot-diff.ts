@@ -1,0 +1,301 @@
+/**
+ * What changed between two snapshots of the same document, as the model reads it after an action:
+ * added, removed and changed lines, each with its ref, and the nearest unchanged ancestors as
+ * context so a line can be placed in the tree. Refs that do not appear are unchanged and stay
+ * valid. Pure: strings in, strings out.
+ */
+
+export interface SnapshotLines {
+  title: string;
+  url: string;
+  lines: readonly string[];
+}
+
+export type DiffEntry =
+  | { kind: 'context'; line: string }
+  | { kind: 'added'; line: string }
+  | { kind: 'removed'; line: string }
+  | { kind: 'changed'; line: string; was: string };
+
+export interface SnapshotDiff {
+  added: number;
+  removed: number;
+  changed: number;
+  url?: { from: string; to: string };
+  title?: { from: string; to: string };
+  entries: DiffEntry[];
+}
+
+type Op = { kind: 'equal'; a: number; b: number } | { kind: 'delete'; a: number } | { kind: 'insert'; b: number };
+
+/** Beyond this many line edits the pages have little in common; a full snapshot says it better. */
+export const MAX_EDITS = 4_000;
+
+/** How many unchanged ancestors are shown above each change. */
+const CONTEXT_ANCESTORS = 2;
+
+/**
+ * The shortest edit script between two line lists (Myers' O(ND) algorithm), or undefined when it
+ * needs more than `maxEdits` insertions and deletions.
+ */
+export function diffLines(a: readonly string[], b: readonly string[], maxEdits = MAX_EDITS): Op[] | undefined {
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
+  }
+  const n = endA - start;
+  const m = endB - start;
+  const middle = middleScript(n, m, (x, y) => a[start + x] === b[start + y], maxEdits);
+  if (!middle) return undefined;
+  const ops: Op[] = [];
+  for (let i = 0; i < start; i++) ops.push({ kind: 'equal', a: i, b: i });
+  for (const op of middle) {
+    if (op.kind === 'equal') ops.push({ kind: 'equal', a: op.a + start, b: op.b + start });
+    else if (op.kind === 'delete') ops.push({ kind: 'delete', a: op.a + start });
+    else ops.push({ kind: 'insert', b: op.b + start });
+  }
+  for (let i = 0; endA + i < a.length; i++) ops.push({ kind: 'equal', a: endA + i, b: endB + i });
+  return ops;
+}
+
+function middleScript(n: number, m: number, same: (x: number, y: number) => boolean, maxEdits: number) {
+  const max = n + m;
+  if (max === 0) return [] as Op[];
+  const limit = Math.min(max, maxEdits);
+  const offset = limit + 1;
+  const v = new Int32Array(2 * limit + 3);
+  // trace[d] holds v for k in [-d, d] after round d, for walking back.
+  const trace: Int32Array[] = [];
+  let found = -1;
+  for (let d = 0; d <= limit && found < 0; d++) {
+    for (let k = -d; k <= d; k += 2) {
+      let x =
+        k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
+      let y = x - k;
+      while (x < n && y < m && same(x, y)) {
+        x++;
+        y++;
+      }
+      v[offset + k] = x;
+      if (x >= n && y >= m) {
+        found = d;
+        break;
+      }
+    }
+    trace.push(v.slice(offset - d, offset + d + 1));
+  }
+  if (found < 0) return undefined;
+  const reversed: Op[] = [];
+  let x = n;
+  let y = m;
+  for (let d = found; d > 0; d--) {
+    const previous = trace[d - 1]!;
+    const at = (k: number) => previous[k + d - 1]!;
+    const k = x - y;
+    const down = k === -d || (k !== d && at(k - 1) < at(k + 1));
+    const previousK = down ? k + 1 : k - 1;
+    const previousX = at(previousK);
+    const previousY = previousX - previousK;
+    while (x > previousX && y > previousY) reversed.push({ kind: 'equal', a: --x, b: --y });
+    if (down) reversed.push({ kind: 'insert', b: --y });
+    else reversed.push({ kind: 'delete', a: --x });
+    x = previousX;
+    y = previousY;
+  }
+  while (x > 0 && y > 0) reversed.push({ kind: 'equal', a: --x, b: --y });
+  return reversed.reverse();
+}
+
+const REF = /\[ref=([^\]\s]+)\]/;
+
+function refOf(line: string): string | undefined {
+  return REF.exec(line)?.[1];
+}
+
+function indentOf(line: string): number {
+  return line.length - line.trimStart().length;
+}
+
+/** `- role "name"` without states: lines with the same head are the same kind of thing. */
+function headOf(line: string): string {
+  const trimmed = line.trim();
+  const match = /^- [^\s"[]+(?: "[^"]*")?/.exec(trimmed);
+  return match ? match[0] : trimmed;
+}
+
+function shapeOf(line: string): string {
+  const role = /^- ([^\s"[]+)/.exec(line.trim())?.[1] ?? '';
+  return `${indentOf(line)}:${role}`;
+}
+
+/** Pairs removed and added lines that are the same element: by ref, else by shape within a hunk. */
+function pairChanges(ops: Op[], before: readonly string[], after: readonly string[]): Map<number, number> {
+  const pairs = new Map<number, number>(); // insert b → delete a
+  const deletedByRef = new Map<string, number>();
+  for (const op of ops) {
+    if (op.kind !== 'delete') continue;
+    const ref = refOf(before[op.a]!);
+    if (ref) deletedByRef.set(ref, op.a);
+  }
+  const pairedDeletes = new Set<number>();
+  for (const op of ops) {
+    if (op.kind !== 'insert') continue;
+    const ref = refOf(after[op.b]!);
+    const a = ref ? deletedByRef.get(ref) : undefined;
+    if (a !== undefined) {
+      pairs.set(op.b, a);
+      pairedDeletes.add(a);
+    }
+  }
+  // Lines without refs (text, headings) pair up with a neighbour of the same shape in their hunk.
+  let hunkDeletes: number[] = [];
+  for (const op of [...ops, { kind: 'equal', a: -1, b: -1 } as Op]) {
+    if (op.kind === 'equal') {
+      hunkDeletes = [];
+      continue;
+    }
+    if (op.kind === 'delete') {
+      if (!pairedDeletes.has(op.a) && !refOf(before[op.a]!)) hunkDeletes.push(op.a);
+      continue;
+    }
+    if (pairs.has(op.b) || refOf(after[op.b]!)) continue;
+    const shape = shapeOf(after[op.b]!);
+    const index = hunkDeletes.findIndex((a) => shapeOf(before[a]!) === shape);
+    if (index >= 0) {
+      const [a] = hunkDeletes.splice(index, 1);
+      pairs.set(op.b, a!);
+      pairedDeletes.add(a!);
+    }
+  }
+  return pairs;
+}
+
+/** The unchanged ancestors (by indentation) of a position in the new snapshot, nearest last. */
+function ancestorsAt(after: readonly string[], position: number, indent: number, unchanged: Set<number>): number[] {
+  const found: number[] = [];
+  let wanted = indent;
+  for (let i = position - 1; i >= 0 && wanted > 0 && found.length < CONTEXT_ANCESTORS; i--) {
+    const depth = indentOf(after[i]!);
+    if (depth < wanted) {
+      if (unchanged.has(i)) found.push(i);
+      wanted = depth;
+    }
+  }
+  return found.reverse();
+}
+
+/** The diff between two snapshots of one document, or undefined when they share too little. */
+export function diffSnapshots(
+  before: SnapshotLines,
+  after: SnapshotLines,
+  maxEdits = MAX_EDITS,
+): SnapshotDiff | undefined {
+  const ops = diffLines(before.lines, after.lines, maxEdits);
+  if (!ops) return undefined;
+  const pairs = pairChanges(ops, before.lines, after.lines);
+  const pairedDeletes = new Set(pairs.values());
+  const unchanged = new Set<number>();
+  for (const op of ops) if (op.kind === 'equal') unchanged.add(op.b);
+
+  const diff: SnapshotDiff = { added: 0, removed: 0, changed: 0, entries: [] };
+  if (before.url !== after.url) diff.url = { from: before.url, to: after.url };
+  if (before.title !== after.title) diff.title = { from: before.title, to: after.title };
+  const shownContext = new Set<number>();
+  let nextAfter = 0;
+  let inHunk = false;
+  for (const op of ops) {
+    if (op.kind === 'equal') {
+      nextAfter = op.b + 1;
+      inHunk = false;
+      continue;
+    }
+    if (op.kind === 'delete' && pairedDeletes.has(op.a)) continue;
+    const line = op.kind === 'delete' ? before.lines[op.a]! : after.lines[op.b]!;
+    if (!inHunk) {
+      for (const i of ancestorsAt(after.lines, nextAfter, indentOf(line), unchanged)) {
+        if (shownContext.has(i)) continue;
+        shownContext.add(i);
+        diff.entries.push({ kind: 'context', line: after.lines[i]! });
+      }
+      inHunk = true;
+    }
+    if (op.kind === 'delete') {
+      diff.removed++;
+      diff.entries.push({ kind: 'removed', line });
+      continue;
+    }
+    nextAfter = op.b + 1;
+    const was = pairs.get(op.b);
+    if (was === undefined) {
+      diff.added++;
+      diff.entries.push({ kind: 'added', line });
+    } else {
+      diff.changed++;
+      diff.entries.push({ kind: 'changed', line, was: before.lines[was]! });
+    }
+  }
+  return diff;
+}
+
+/** What a changed line used to say, as briefly as still makes sense. */
+export function describeWas(line: string, was: string): string {
+  const now = line.trim();
+  const then = was.trim();
+  if (now === then) return 'moved';
+  const head = headOf(then);
+  if (head === headOf(now)) {
+    const states = then.slice(head.length).replace(REF, '').trim();
+    return `was: ${states || 'no states'}`;
+  }
+  return `was: ${then}`;
+}
+
+export function isEmptyDiff(diff: SnapshotDiff): boolean {
+  return diff.entries.length === 0 && !diff.url && !diff.title;
+}
+
+/** The diff as text: `+` added, `-` removed, `~` changed, two spaces for context lines. */
+export function formatDiff(diff: SnapshotDiff, maxChars = 0): string {
+  const counts = [
+    diff.changed ? `${diff.changed} changed` : '',
+    diff.added ? `${diff.added} added` : '',
+    diff.removed ? `${diff.removed} removed` : '',
+  ].filter(Boolean);
+  const header: string[] = [];
+  if (diff.url) header.push(`# url: ${diff.url.from} → ${diff.url.to}`);
+  if (diff.title) header.push(`# title: ${diff.title.to.replace(/\s+/g, ' ')}`);
+  if (!counts.length) {
+    header.push('# no change in the snapshot since the previous one; its refs are still valid');
+    return header.join('\n');
+  }
+  header.push(`# changes since the previous snapshot: ${counts.join(', ')}; refs not shown are unchanged`);
+  const body = diff.entries.map((entry) => {
+    switch (entry.kind) {
+      case 'context':
+        return `  ${entry.line}`;
+      case 'added':
+        return `+ ${entry.line}`;
+      case 'removed':
+        return `- ${entry.line}`;
+      case 'changed':
+        return `~ ${entry.line}  (${describeWas(entry.line, entry.was)})`;
+    }
+  });
+  const head = header.join('\n');
+  let used = head.length;
+  const kept: string[] = [];
+  for (const line of body) {
+    if (maxChars > 0 && used + line.length + 1 > maxChars) break;
+    kept.push(line);
+    used += line.length + 1;
+  }
+  const omitted = body.length - kept.length;
+  const tail = omitted
+    ? `\n# … ${omitted} more changed lines (budget ${maxChars} characters). Call snapshot, or find, to read the rest.`
+    : '';
+  return `${head}\n${kept.join('\n')}${tail}`;
+}
