@@ -101,8 +101,8 @@ function middleScript(n: number, m: number, same: (x: number, y: number) => bool
     const previousX = at(previousK);
     const previousY = previousX - previousK;
     while (x > previousX && y > previousY) reversed.push({ kind: 'equal', a: --x, b: --y });
-    if (down) reversed.push({ kind: 'insert', b: --y });
-    else reversed.push({ kind: 'delete', a: --x });
+    if (down) reversed.push({ kind: 'insert', b: y - 1 });
+    else reversed.push({ kind: 'delete', a: x - 1 });
     x = previousX;
     y = previousY;
   }
