@@ -1,0 +1,120 @@
+// @vitest-environment jsdom
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { StreamingMarkdown } from './stream';
+
+const reply = readFileSync(resolve(import.meta.dirname, '../../../test/fixtures/markdown/reply.md'), 'utf8');
+
+/** Deterministic chunk sizes from a seed, like a model's uneven deltas. */
+function chunks(text: string, seed: number, max = 24): string[] {
+  const out: string[] = [];
+  let state = seed;
+  for (let at = 0; at < text.length;) {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    const size = 1 + (state % max);
+    out.push(text.slice(at, at + size));
+    at += size;
+  }
+  return out;
+}
+
+function renderedOnce(text: string, final: boolean): string {
+  const whole = new StreamingMarkdown();
+  whole.append(text);
+  whole.flush(final);
+  return whole.element.innerHTML;
+}
+
+const DOCS: Record<string, string> = {
+  reply,
+  'fence closing late': 'Intro\n\n```js\nconst a = 1;\nconst b = 2;\n```\nafter the fence\n',
+  'table after a paragraph': 'Intro line\n| a | b |\n|---|---|\n| 1 | 2 |\n\nDone.',
+  'heading then hashtag': 'foo\n#hashtag is not a heading\n\n# but this is\n',
+  'list grows loose': '- a\n- b\n\n- c\n\nparagraph\n',
+  'setext after paragraph': 'Title\n===\n\nText\n---\n',
+  'long fence': '```\n' + Array.from({ length: 60 }, (_, i) => `line ${i} <tag>`).join('\n') + '\n```\n',
+  'unclosed fence': 'Look:\n\n```python\nprint("never closed")\n',
+  'reference used before definition': 'See [the docs][d] for more.\n\nMore text.\n\n[d]: https://example.com/d\n',
+};
+
+describe('StreamingMarkdown', () => {
+  for (const [name, text] of Object.entries(DOCS)) {
+    it(`ends identical to a single render: ${name}`, () => {
+      const expected = renderedOnce(text, true);
+      for (const seed of [1, 7, 42]) {
+        const stream = new StreamingMarkdown();
+        for (const piece of chunks(text, seed)) {
+          stream.append(piece);
+          stream.flush();
+        }
+        stream.flush(true);
+        expect(stream.element.innerHTML).toBe(expected);
+      }
+    });
+  }
+
+  for (const [name, text] of Object.entries(DOCS)) {
+    if (text.includes(']:')) continue;
+    it(`shows the same as a fresh render of the prefix at every step: ${name}`, () => {
+      const stream = new StreamingMarkdown();
+      let prefix = '';
+      // Character by character for short texts, so every boundary between two chunks is tried.
+      for (const piece of text.length < 400 ? [...text] : chunks(text, 3, 40)) {
+        prefix += piece;
+        stream.append(piece);
+        stream.flush();
+        expect(stream.element.innerHTML).toBe(renderedOnce(prefix, false));
+      }
+    });
+  }
+
+  it('keeps final blocks: the same nodes stay in the document while the reply grows', () => {
+    const stream = new StreamingMarkdown();
+    stream.append('# Heading\n\nFirst paragraph.\n\nSecond');
+    stream.flush();
+    const heading = stream.element.querySelector('h1');
+    const first = stream.element.querySelector('p');
+    stream.append(' paragraph grows\n\n- and a list');
+    stream.flush();
+    stream.append(' item\n');
+    stream.flush(true);
+    expect(stream.element.querySelector('h1')).toBe(heading);
+    expect(stream.element.querySelector('p')).toBe(first);
+    expect(stream.element.querySelectorAll('p')[1]!.textContent).toBe('Second paragraph grows');
+  });
+
+  it('grows an open fence in place and highlights it once it closes', () => {
+    const stream = new StreamingMarkdown();
+    stream.append('```ts\nconst a = 1;\n');
+    stream.flush();
+    const code = stream.element.querySelector('code');
+    expect(code?.querySelector('span')).toBeNull();
+    stream.append('const b = 2;\n');
+    stream.flush();
+    expect(stream.element.querySelector('code')).toBe(code);
+    expect(code?.textContent).toBe('const a = 1;\nconst b = 2;\n');
+    stream.append('```\n');
+    stream.flush();
+    expect(stream.element.querySelector('code .hljs-keyword')?.textContent).toBe('const');
+  });
+
+  it('parses only the text after the final blocks', () => {
+    const stream = new StreamingMarkdown();
+    const paragraphs = Array.from({ length: 200 }, (_, i) => `Paragraph ${i} with some words.`);
+    for (const paragraph of paragraphs) {
+      stream.append(`${paragraph}\n\n`);
+      stream.flush();
+    }
+    stream.flush(true);
+    expect(stream.element.querySelectorAll('p')).toHaveLength(200);
+    expect(stream.element.querySelectorAll('p')[199]!.textContent).toBe('Paragraph 199 with some words.');
+  });
+
+  it('reset renders restored text as final', () => {
+    const stream = new StreamingMarkdown();
+    stream.reset('**restored**');
+    expect(stream.element.innerHTML).toBe('<p><strong>restored</strong></p>');
+    expect(stream.dirty).toBe(false);
+  });
+});
