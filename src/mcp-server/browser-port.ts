@@ -24,10 +24,32 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
+/** One frame's answer to a command sent to several frames. */
+export interface FrameRun<R> {
+  frameId: number;
+  reply?: R;
+  error?: PageCommandError;
+}
+
+export interface FrameRunOptions {
+  signal?: AbortSignal;
+  /** Only these frames; every frame the extension can reach when omitted. */
+  frameIds?: number[];
+}
+
 export interface PagePort {
   /** Runs one command in the page agent of a frame (the top frame unless told otherwise). */
   run<C extends PageCommand>(tabId: number, command: C, options?: RunOptions): Promise<PageReply<C>>;
   frames(tabId: number): Promise<FrameInfo[]>;
+  /**
+   * Runs one command in several frames at once; a frame's failure is reported, not thrown. Optional so
+   * single-frame fakes stay small; without it snapshots cover the top frame only.
+   */
+  runInFrames?<C extends PageCommand>(
+    tabId: number,
+    command: C,
+    options?: FrameRunOptions,
+  ): Promise<Array<FrameRun<PageReply<C>>>>;
 }
 
 export interface BrowserPort {
@@ -44,6 +66,24 @@ export interface BrowserPort {
   reload(tabId: number, bypassCache: boolean, signal: AbortSignal): Promise<TabInfo>;
   /** A JPEG of the visible part of the window's active tab, as base64 without the data: prefix. */
   captureVisible(windowId: number, quality: number): Promise<string>;
+  /** Whether Chrome has granted `<all_urls>`, which capturing a tab needs. Absent: screenshots are off. */
+  canCaptureScreenshots?(): Promise<boolean>;
+  /**
+   * Draws captured images onto one picture of `size` (the first image's size when omitted), scaled by
+   * `scale`, and encodes it as JPEG (base64).
+   */
+  composeJpeg?(
+    parts: ImagePart[],
+    size: { width: number; height: number } | undefined,
+    scale: number,
+    quality: number,
+  ): Promise<{ data: string; width: number; height: number }>;
+}
+
+/** One captured image (JPEG, base64) and how far down the composed picture it goes, in its pixels. */
+export interface ImagePart {
+  data: string;
+  top: number;
 }
 
 /** A failure the model should read: the page or tab could not do what was asked. */

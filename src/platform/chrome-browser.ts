@@ -1,5 +1,6 @@
 /** The browser as tools see it (`BrowserPort`), implemented over `chrome.tabs`. */
-import { PageCommandError, type BrowserPort, type TabInfo } from '../mcp-server/browser-port';
+import { PageCommandError, type BrowserPort, type ImagePart, type TabInfo } from '../mcp-server/browser-port';
+import { canCaptureScreenshots, composeJpeg } from './chrome-capture';
 import { ChromePagePort } from './chrome-page';
 
 export const LOAD_TIMEOUT_MS = 15_000;
@@ -125,5 +126,18 @@ export class ChromeBrowser implements BrowserPort {
   async captureVisible(windowId: number, quality: number): Promise<string> {
     const dataUrl = await chrome.tabs.captureVisibleTab(windowId, { format: 'jpeg', quality });
     return dataUrl.slice(dataUrl.indexOf(',') + 1);
+  }
+
+  canCaptureScreenshots(): Promise<boolean> {
+    return canCaptureScreenshots();
+  }
+
+  composeJpeg(
+    parts: ImagePart[],
+    size: { width: number; height: number } | undefined,
+    scale: number,
+    quality: number,
+  ): Promise<{ data: string; width: number; height: number }> {
+    return composeJpeg(parts, size, scale, quality);
   }
 }

@@ -2,10 +2,41 @@
  * Runs page-agent commands in a tab's frames through `chrome.scripting`. The agent bundle is
  * injected on first use in each document and stays there (isolated world) between calls.
  */
-import { PageCommandError, type FrameInfo, type PagePort, type RunOptions } from '../mcp-server/browser-port';
+import {
+  PageCommandError,
+  type FrameInfo,
+  type FrameRun,
+  type FrameRunOptions,
+  type PagePort,
+  type RunOptions,
+} from '../mcp-server/browser-port';
 import { PageEnvelope, replySchema, type PageCommand, type PageReply } from '../page/protocol';
+import { parseRef } from '../page/refs';
 
 export const PAGE_AGENT_FILE = 'page/agent.js';
+
+/**
+ * The frame a command belongs in when the caller did not say: a ref made in a child frame carries
+ * that frame's id (`f7e12`), so the command goes where the element is.
+ */
+export function frameForCommand(command: PageCommand): number {
+  const target = (command as { target?: { ref?: unknown } }).target;
+  if (target && typeof target.ref === 'string') return parseRef(target.ref)?.frameId ?? 0;
+  return 0;
+}
+
+/** An agent's answer, checked: the value, or the error it meant for the model. */
+function readEnvelope<C extends PageCommand>(command: C, result: unknown): PageReply<C> {
+  const envelope = PageEnvelope.safeParse(result);
+  if (!envelope.success)
+    throw new PageCommandError('The page agent gave no usable answer (the page may have navigated).', 'bad-reply');
+  if (!envelope.data.ok) throw new PageCommandError(envelope.data.error, envelope.data.code ?? 'page');
+  const reply = replySchema(command).safeParse(envelope.data.value);
+  if (!reply.success) throw new PageCommandError('The page agent answered in an unexpected shape.', 'bad-reply');
+  return reply.data as PageReply<C>;
+}
+
+const isMissing = (result: unknown) => (result as { missing?: boolean } | undefined)?.missing === true;
 
 /** Runs in the page; must not close over anything. */
 function invokeAgent(command: unknown): unknown {
@@ -49,7 +80,7 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
 
 export class ChromePagePort implements PagePort {
   async run<C extends PageCommand>(tabId: number, command: C, options: RunOptions = {}): Promise<PageReply<C>> {
-    const target = { tabId, frameIds: [options.frameId ?? 0] };
+    const target = { tabId, frameIds: [options.frameId ?? frameForCommand(command)] };
     const call = async () => {
       const [injection] = await chrome.scripting.executeScript({ target, func: invokeAgent, args: [command] });
       return injection?.result;
@@ -65,13 +96,45 @@ export class ChromePagePort implements PagePort {
       if (options.signal?.aborted) throw error;
       throw explainScriptingError(error);
     }
-    const envelope = PageEnvelope.safeParse(result);
-    if (!envelope.success)
-      throw new PageCommandError('The page agent gave no usable answer (the page may have navigated).', 'bad-reply');
-    if (!envelope.data.ok) throw new PageCommandError(envelope.data.error, envelope.data.code ?? 'page');
-    const reply = replySchema(command).safeParse(envelope.data.value);
-    if (!reply.success) throw new PageCommandError('The page agent answered in an unexpected shape.', 'bad-reply');
-    return reply.data as PageReply<C>;
+    return readEnvelope(command, result);
+  }
+
+  async runInFrames<C extends PageCommand>(
+    tabId: number,
+    command: C,
+    options: FrameRunOptions = {},
+  ): Promise<Array<FrameRun<PageReply<C>>>> {
+    const { signal } = options;
+    const targetOf = (frameIds?: number[]) => (frameIds ? { tabId, frameIds } : { tabId, allFrames: true });
+    const call = (frameIds?: number[]) =>
+      raceAbort(
+        chrome.scripting.executeScript({ target: targetOf(frameIds), func: invokeAgent, args: [command] }),
+        signal,
+      );
+    let results: chrome.scripting.InjectionResult<unknown>[];
+    try {
+      results = await call(options.frameIds);
+      // Frames that never had the agent get it now, and are asked again; the rest keep their answer.
+      const missing = results.filter((result) => isMissing(result.result)).map((result) => result.frameId);
+      if (missing.length) {
+        await raceAbort(
+          chrome.scripting.executeScript({ target: targetOf(missing), files: [PAGE_AGENT_FILE] }),
+          signal,
+        );
+        const again = new Map((await call(missing)).map((result) => [result.frameId, result]));
+        results = results.map((result) => again.get(result.frameId) ?? result);
+      }
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      throw explainScriptingError(error);
+    }
+    return results.map((result) => {
+      try {
+        return { frameId: result.frameId, reply: readEnvelope(command, result.result) };
+      } catch (error) {
+        return { frameId: result.frameId, error: error as PageCommandError };
+      }
+    });
   }
 
   async frames(tabId: number): Promise<FrameInfo[]> {

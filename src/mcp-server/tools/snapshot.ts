@@ -1,17 +1,21 @@
 import { z } from 'zod';
-import { DEFAULT_MAX_CHARS, formatSnapshot } from '../snapshot-service';
+import { DEFAULT_MAX_CHARS, formatSnapshot } from '../snapshot-format';
 import { defineTool } from '../tool';
+import { captureOptions, originOf } from './page-read';
 
 export const snapshot = defineTool({
   name: 'snapshot',
   description:
-    'Read the current tab as an accessibility tree: one line per element with its role and name, and a ref on ' +
-    'each interactive element (use the ref with click, type and the other actions). The primary way to see a page.',
+    'Read the current tab as an accessibility tree: one line per element, `- role "name"`, with a ref on each ' +
+    'interactive element (use it with click, type and the other actions) and states such as [checked] or ' +
+    '[expanded=false]. Frames are included. The primary way to see a page; refs stay valid until the element ' +
+    'leaves the page.',
   kind: 'read',
   target: 'page',
   input: z.object({
     selector: z
       .string()
+      .min(1)
       .optional()
       .describe('CSS selector of the part of the page to read; the whole page when omitted'),
     maxChars: z
@@ -19,11 +23,10 @@ export const snapshot = defineTool({
       .int()
       .min(0)
       .default(DEFAULT_MAX_CHARS)
-      .describe('Character budget for the snapshot; 0 for no budget'),
+      .describe('Character budget for the snapshot (default 24000); 0 for no budget'),
   }),
   async handle(args, ctx, response) {
-    const tab = ctx.tab!;
-    const taken = await ctx.snapshots.capture(tab, { selector: args.selector, signal: ctx.signal });
-    response.pageText(new URL(taken.url).origin, formatSnapshot(taken, args.maxChars));
+    const taken = await ctx.snapshots.capture(ctx.tab!, captureOptions(ctx, { selector: args.selector }));
+    response.pageText(originOf(taken.url), formatSnapshot(taken, args.maxChars));
   },
 });

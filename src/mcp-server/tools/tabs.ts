@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { neutraliseText } from '../../page/neutralise';
 import { defineTool } from '../tool';
 
 export const tabs = defineTool({
@@ -12,23 +13,21 @@ export const tabs = defineTool({
   async handle(_args, ctx, response) {
     const all = await ctx.browser.listTabs();
     const lines: string[] = [];
-    const visible: Array<Record<string, unknown>> = [];
+    const listed: Array<Record<string, unknown>> = [];
     for (const tab of all) {
-      const marker = tab.active && tab.windowId === ctx.windowId ? ' (active)' : '';
+      const active = tab.active && tab.windowId === ctx.windowId;
+      const marker = active ? ' (active)' : '';
       if (await ctx.isTabVisible(tab.url)) {
-        lines.push(`- [${tab.id}]${marker} ${tab.title ?? ''} — ${tab.url ?? ''}`);
-        visible.push({
-          id: tab.id,
-          title: tab.title,
-          url: tab.url,
-          active: tab.active && tab.windowId === ctx.windowId,
-        });
+        // Titles are page text: one line each, no brackets or quotes to forge another tab with.
+        lines.push(`- [${tab.id}]${marker} ${neutraliseText(tab.title ?? '')} — ${neutraliseText(tab.url ?? '')}`);
+        listed.push({ id: tab.id, title: tab.title, url: tab.url, active });
       } else {
         lines.push(`- [${tab.id}]${marker} (not allowed)`);
-        visible.push({ id: tab.id, allowed: false, active: tab.active && tab.windowId === ctx.windowId });
+        listed.push({ id: tab.id, allowed: false, active });
       }
     }
-    response.text(lines.length ? lines.join('\n') : 'No tabs are open.');
-    response.structured({ tabs: visible });
+    if (!lines.length) response.text('No tabs are open.');
+    else response.pageText('open tabs', lines.join('\n'));
+    response.structured({ tabs: listed });
   },
 });

@@ -1,0 +1,117 @@
+/**
+ * How a snapshot reads to the model: a two-line header, the tree, and — over budget — a visible
+ * cut that says how to narrow. `find` greps the same lines.
+ */
+import { neutraliseText } from '../page/neutralise';
+
+export const DEFAULT_MAX_CHARS = 24_000;
+export const DEFAULT_FIND_CONTEXT = 2;
+
+export interface SnapshotText {
+  title: string;
+  url: string;
+  lines: readonly string[];
+}
+
+export function snapshotHeader(snapshot: Pick<SnapshotText, 'title' | 'url'>): string {
+  return `# snapshot — ${neutraliseText(snapshot.title)}\n# ${neutraliseText(snapshot.url)}`;
+}
+
+/** Lines that fit in `budget` characters (newlines counted), and how many did not. */
+function fit(lines: readonly string[], budget: number): { kept: string[]; omitted: number; omittedChars: number } {
+  const kept: string[] = [];
+  let used = 0;
+  for (const line of lines) {
+    if (used + line.length + 1 > budget) break;
+    kept.push(line);
+    used += line.length + 1;
+  }
+  let omittedChars = 0;
+  for (let i = kept.length; i < lines.length; i++) omittedChars += lines[i]!.length + 1;
+  return { kept, omitted: lines.length - kept.length, omittedChars };
+}
+
+/** Room kept for the truncation note, so the whole text stays within the budget. */
+const NOTE_ROOM = 320;
+
+/** The snapshot as the model reads it, cut visibly when over `maxChars` (0 = no budget). */
+export function formatSnapshot(snapshot: SnapshotText, maxChars = DEFAULT_MAX_CHARS): string {
+  const header = snapshotHeader(snapshot);
+  const body = snapshot.lines.join('\n');
+  if (maxChars === 0 || header.length + 1 + body.length <= maxChars) return body ? `${header}\n${body}` : header;
+  const { kept, omitted, omittedChars } = fit(snapshot.lines, Math.max(0, maxChars - header.length - 1 - NOTE_ROOM));
+  const note =
+    `# … ${omitted} more lines (${omittedChars} characters) not shown: over the ${maxChars}-character budget. ` +
+    'Read one part with `selector` (CSS), search with `find` (text or role), scroll, ' +
+    'or pass a larger `maxChars` (0 for no budget).';
+  return [header, ...kept, note].join('\n');
+}
+
+export interface FindQuery {
+  text?: string;
+  role?: string;
+  context?: number;
+}
+
+const REF_OR_STATE = /\s\[ref=[^\]]*\]/g;
+
+function roleOf(line: string): string {
+  const match = /^\s*- ([\w-]+)/.exec(line);
+  return match ? match[1]! : '';
+}
+
+/** Lines of `lines` that match, each with `context` lines around it; overlapping groups merge. */
+export function findLines(lines: readonly string[], query: FindQuery): { groups: string[][]; matches: number } {
+  const text = query.text?.trim().toLowerCase();
+  const role = query.role?.trim().toLowerCase();
+  const context = query.context ?? DEFAULT_FIND_CONTEXT;
+  const hits: number[] = [];
+  lines.forEach((line, index) => {
+    if (role && roleOf(line) !== role) return;
+    if (text && !line.replace(REF_OR_STATE, '').toLowerCase().includes(text)) return;
+    if (line.trimStart().startsWith('#')) return;
+    hits.push(index);
+  });
+  const groups: string[][] = [];
+  let start = -1;
+  let end = -1;
+  for (const hit of hits) {
+    const from = Math.max(0, hit - context);
+    const to = Math.min(lines.length - 1, hit + context);
+    if (start >= 0 && from <= end + 1) end = Math.max(end, to);
+    else {
+      if (start >= 0) groups.push(lines.slice(start, end + 1));
+      start = from;
+      end = to;
+    }
+  }
+  if (start >= 0) groups.push(lines.slice(start, end + 1));
+  return { groups, matches: hits.length };
+}
+
+/** The find result as text, within `maxChars`, saying how many matches were left out. */
+export function formatFind(
+  snapshot: Pick<SnapshotText, 'title' | 'url'>,
+  query: FindQuery,
+  found: { groups: string[][]; matches: number },
+  maxChars = DEFAULT_MAX_CHARS,
+): string {
+  const wanted = [query.text ? `text "${neutraliseText(query.text)}"` : '', query.role ? `role ${query.role}` : '']
+    .filter(Boolean)
+    .join(' and ');
+  const head = `${snapshotHeader(snapshot)}\n# find ${wanted}: ${found.matches} matching line${found.matches === 1 ? '' : 's'}`;
+  if (found.matches === 0) return `${head}\n# nothing matched; try a shorter text, another role, or read the snapshot`;
+  const parts: string[] = [head];
+  let used = head.length;
+  let shown = 0;
+  for (const group of found.groups) {
+    const chunk = group.join('\n');
+    if (used + chunk.length + 4 > maxChars - NOTE_ROOM) break;
+    parts.push(shown ? `…\n${chunk}` : chunk);
+    used += chunk.length + 4;
+    shown++;
+  }
+  if (shown < found.groups.length)
+    parts.push(`# … ${found.groups.length - shown} more groups not shown; narrow with a longer text or a role`);
+  return parts.join('\n');
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { DEFAULT_FIND_CONTEXT, findLines, formatFind } from '../snapshot-format';
+import { defineTool } from '../tool';
+import { captureOptions, originOf } from './page-read';
+
+export const find = defineTool({
+  name: 'find',
+  description:
+    'Search the page for elements by text and/or role and get the matching snapshot lines with their refs and a ' +
+    'few lines around each. Use it on large pages instead of reading the whole snapshot.',
+  kind: 'read',
+  target: 'page',
+  input: z.object({
+    text: z.string().min(1).optional().describe('Text to look for in names, values and page text (case-insensitive)'),
+    role: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Only lines with this role, e.g. button, link, textbox, heading, row, text'),
+    context: z
+      .number()
+      .int()
+      .min(0)
+      .max(20)
+      .default(DEFAULT_FIND_CONTEXT)
+      .describe('Lines of context before and after each match (default 2)'),
+  }),
+  async handle(args, ctx, response) {
+    if (!args.text && !args.role) {
+      response.error('Say what to find: pass `text`, `role`, or both.');
+      return;
+    }
+    // A fresh snapshot, so every ref in the answer is current; it becomes the latest snapshot.
+    const taken = await ctx.snapshots.capture(ctx.tab!, captureOptions(ctx));
+    const query = { text: args.text, role: args.role, context: args.context };
+    response.pageText(originOf(taken.url), formatFind(taken, query, findLines(taken.lines, query)));
+  },
+});

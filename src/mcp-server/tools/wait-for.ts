@@ -1,0 +1,115 @@
+/**
+ * Waits for text or an element to appear (or, with `gone`, disappear) in any frame of the tab.
+ * Each frame's agent watches its own document (mutations, paced by animation frames); the first
+ * frame to see the text ends the wait everywhere. Bounded by `timeout`, cancelled with the call.
+ */
+import { z } from 'zod';
+import { PageCommandError } from '../browser-port';
+import { formatSnapshot } from '../snapshot-format';
+import { defineTool, type ToolContext } from '../tool';
+import { captureOptions, originOf } from './page-read';
+
+export const DEFAULT_WAIT_MS = 5_000;
+export const MAX_WAIT_MS = 60_000;
+
+function waitId(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+async function frameIdsToWatch(ctx: ToolContext): Promise<number[]> {
+  const frames = await ctx.browser.page.frames(ctx.tab!.id).catch(() => []);
+  const ids = [0];
+  for (const frame of frames) {
+    if (frame.frameId === 0) continue;
+    if (/^about:/.test(frame.url) || (await ctx.checkDestination(frame.url)) === undefined) ids.push(frame.frameId);
+  }
+  return ids;
+}
+
+/** True when the condition held: any frame for appearing, every frame for disappearing. */
+async function waitInFrames(
+  ctx: ToolContext,
+  condition: { text?: string; selector?: string; gone: boolean },
+  timeoutMs: number,
+): Promise<boolean> {
+  const tabId = ctx.tab!.id;
+  const page = ctx.browser.page;
+  const id = waitId();
+  const frameIds = await frameIdsToWatch(ctx);
+  const command = { op: 'waitFor' as const, waitId: id, timeoutMs, ...condition };
+  const cancel = () => {
+    for (const frameId of frameIds) void page.run(tabId, { op: 'cancelWait', waitId: id }, { frameId }).catch(() => {});
+  };
+  ctx.signal.addEventListener('abort', cancel, { once: true });
+  try {
+    const waits = frameIds.map((frameId) =>
+      page.run(tabId, command, { frameId, signal: ctx.signal }).then(
+        (reply) => reply.met,
+        (error: unknown) => {
+          // The top frame must answer; a child frame that went away simply does not hold the text.
+          if (frameId === 0) throw error;
+          return condition.gone;
+        },
+      ),
+    );
+    if (condition.gone) return (await Promise.all(waits)).every(Boolean);
+    const first = await new Promise<boolean>((resolve, reject) => {
+      let pending = waits.length;
+      for (const wait of waits) wait.then((met) => (met ? resolve(true) : --pending === 0 && resolve(false)), reject);
+    });
+    if (first) cancel();
+    return first;
+  } finally {
+    ctx.signal.removeEventListener('abort', cancel);
+  }
+}
+
+export const waitFor = defineTool({
+  name: 'wait_for',
+  description:
+    'Wait until some text or an element (CSS selector) appears on the page — or disappears, with gone — in any ' +
+    'frame, then return the page. Use after an action whose effect takes time (loading, saving).',
+  kind: 'read',
+  target: 'page',
+  input: z.object({
+    text: z.string().min(1).optional().describe('Text to wait for (case-insensitive, visible text)'),
+    selector: z.string().min(1).optional().describe('CSS selector of an element to wait for (visible)'),
+    gone: z.boolean().default(false).describe('Wait for the text or element to disappear instead'),
+    timeout: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_WAIT_MS)
+      .default(DEFAULT_WAIT_MS)
+      .describe('Longest wait in milliseconds (default 5000, at most 60000)'),
+  }),
+  async handle(args, ctx, response) {
+    if ((args.text === undefined) === (args.selector === undefined)) {
+      response.error('Pass exactly one of `text` or `selector` to wait for.');
+      return;
+    }
+    const what = args.text !== undefined ? `text "${args.text}"` : `an element matching ${args.selector}`;
+    const started = Date.now();
+    const condition = {
+      gone: args.gone,
+      ...(args.text !== undefined ? { text: args.text } : { selector: args.selector }),
+    };
+    let met: boolean;
+    try {
+      met = await waitInFrames(ctx, condition, args.timeout);
+    } catch (error) {
+      if (error instanceof PageCommandError && error.code === 'bad-selector') {
+        response.error(error.message);
+        return;
+      }
+      throw error;
+    }
+    const waited = Date.now() - started;
+    const outcome = args.gone ? 'disappeared' : 'appeared';
+    const tab = (await ctx.browser.getTab(ctx.tab!.id)) ?? ctx.tab!;
+    const taken = await ctx.snapshots.capture(tab, captureOptions(ctx));
+    if (met) response.text(`Waited ${waited} ms: ${what} ${outcome}.`);
+    else response.error(`Timed out after ${args.timeout} ms: ${what} has not ${outcome}. The page now:`);
+    response.pageText(originOf(taken.url), formatSnapshot(taken));
+  },
+});
