@@ -3,7 +3,10 @@
  * Page tools act on the active tab of the panel's own window.
  */
 import { PageCommandError, type BrowserPort, type TabInfo } from './browser-port';
-import { runGated, type SessionGrants } from './gates/call-gate';
+import { CAPTURE_TOOLS } from './gates/capture';
+import { destinationOf } from './gates/destination';
+import { auditUnknownTool, runGated, type SessionGrants } from './gates/call-gate';
+import { passwordTargets } from './gates/secret-targets';
 import type { GateEnvironment } from './gates/types';
 import type { CallMeta, ToolServer } from './mcp-core';
 import { ToolRegistry, type RegisteredTool } from './registry';
@@ -25,6 +28,8 @@ export interface BrowserServerOptions {
   snapshots: SnapshotService;
   gates: GateEnvironment;
   grants: SessionGrants;
+  /** Whether the agent is still offered this server; read on every call. */
+  exposed?(): boolean;
 }
 
 export const BROWSER_INSTRUCTIONS =
@@ -67,7 +72,9 @@ export class BrowserToolServer implements ToolServer {
         .list()
         .map((listing) => listing.name)
         .join(', ');
-      return errorResult(`Unknown tool ${name}. Available tools: ${known}.`);
+      const text = `Unknown tool ${name}. Available tools: ${known}.`;
+      auditUnknownTool(this.options.gates, this.options.agentName(), this.options.name, name, rawArgs, text);
+      return errorResult(text);
     }
     const { tool } = entry;
     const o = this.options;
@@ -75,10 +82,19 @@ export class BrowserToolServer implements ToolServer {
       {
         agentName: o.agentName(),
         server: o.name,
-        tool: { name: tool.name, input: tool.input, write: tool.kind === 'write', needsPage: tool.target === 'page' },
+        tool: {
+          name: tool.name,
+          input: tool.input,
+          write: tool.kind === 'write',
+          needsPage: tool.target === 'page',
+          needsCapture: CAPTURE_TOOLS.has(tool.name),
+        },
         rawArgs,
         signal: meta.signal,
+        ...(o.exposed ? { exposed: o.exposed } : {}),
         resolveTab: () => o.browser.activeTab(o.windowId),
+        destination: (args) => destinationOf(tool.name, args, o.browser),
+        secretTargets: (args, tab) => passwordTargets(o.browser.page, tab.id, args, meta.signal),
         execute: (args, tab) => this.#execute(tool, args, tab, meta.signal),
       },
       o.gates,

@@ -19,7 +19,7 @@ import { ChatModel } from './chat-model';
 import { chromeArea } from './chrome-area';
 import { h } from './dom';
 import { localise, t } from './i18n';
-import { chromeHasHostPermission, createPanelGates } from './panel-gates';
+import { chromeHasAllUrls, chromeHasHostPermission, createPanelGates } from './panel-gates';
 import { agentForm, type NewAgent } from './views/agent-form';
 import { ChatView, composer } from './views/chat';
 import { PromptTray } from './views/confirmations';
@@ -69,8 +69,9 @@ export async function startPanel(): Promise<void> {
     killed: () => killSwitch.engaged,
     confirmations: { ask: (request, timeoutMs, signal) => tray.confirm(request, timeoutMs, signal) },
     audit: (entry) => audit.append(entry),
-    blockedBy: () => undefined,
     hasHostPermission: chromeHasHostPermission,
+    hasAllUrls: chromeHasAllUrls,
+    secretValues: () => [],
   });
   const grants = new SessionGrants();
   const version = chrome.runtime.getManifest().version;

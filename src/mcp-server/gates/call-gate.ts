@@ -1,14 +1,20 @@
 /**
- * Every tool call passes the gates in the specified order: arguments, kill switch, act mode,
- * target, origin, confirmation — and every call, allowed or refused, is audited. Refusals are
- * results the model can read (`isError`), and nothing runs for a refused call.
+ * Every tool call passes the gates in the specified order: arguments, kill switch, exposure, act
+ * mode, target, origin (and screenshots), confirmation — and every call, allowed or refused, is
+ * audited. Refusals are results the model can read (`isError`), and nothing runs for a refused
+ * call. A confirmation only covers what the user saw: if the page moved, the switch was pulled or
+ * a setting changed while the card was up, the call is refused after all.
  */
 import type { z } from 'zod';
 import type { TabInfo } from '../browser-port';
 import { describeArgumentErrors } from '../registry';
 import { errorResult, type CallToolResult } from '../response';
-import { redactArgs } from './redact';
-import type { AuditOutcome, GateEnvironment, GateName } from './types';
+import { siteOrigin } from './origin';
+import { boundForAudit, redactArgs, scrubResult, secretValuesIn, valueTargets } from './redact';
+import { REFUSALS } from './refusals';
+import type { AuditOutcome, ConfirmRequest, GateEnvironment, GateName } from './types';
+
+export { REFUSALS } from './refusals';
 
 export interface GatedTool {
   name: string;
@@ -17,6 +23,8 @@ export interface GatedTool {
   write: boolean;
   /** Needs a scriptable tab to act on. */
   needsPage: boolean;
+  /** Captures the screen: needs screenshots turned on and Chrome's `<all_urls>`. */
+  needsCapture?: boolean;
 }
 
 export interface GatedCall {
@@ -25,70 +33,142 @@ export interface GatedCall {
   tool: GatedTool;
   rawArgs: Record<string, unknown> | undefined;
   signal: AbortSignal;
+  /** Whether the agent is still offered this server (browser access on, server not hidden). */
+  exposed?(): boolean;
   /** The tab the call would act on (resolved only when the tool needs one). */
   resolveTab(): Promise<TabInfo | undefined>;
-  /** Values that must be masked in the audit log (password fields this call targets). */
-  secretTargets?(args: Record<string, unknown>): Promise<ReadonlySet<string>>;
+  /** Where the call leads (navigate, new_tab) or the URL of the tab it names (switch_tab, close_tab). */
+  destination?(args: Record<string, unknown>): Promise<string | undefined>;
+  /** Refs/selectors among the arguments that name password fields in `tab`. */
+  secretTargets?(args: Record<string, unknown>, tab: TabInfo): Promise<ReadonlySet<string>>;
   execute(args: Record<string, unknown>, tab: TabInfo | undefined): Promise<CallToolResult>;
 }
 
-/** "this tool on this site for this session" grants, kept in memory only. */
+/** "This tool on this site for this session" grants, kept in memory only. */
 export class SessionGrants {
   readonly #grants = new Set<string>();
-  #key(agent: string, server: string, tool: string, origin: string) {
-    return JSON.stringify([agent, server, tool, origin]);
+  #key(agent: string, server: string, tool: string, origin: string, destination = '') {
+    return JSON.stringify([agent, server, tool, origin, destination]);
   }
-  has(agent: string, server: string, tool: string, origin: string): boolean {
-    return this.#grants.has(this.#key(agent, server, tool, origin));
+  has(agent: string, server: string, tool: string, origin: string, destination?: string): boolean {
+    return this.#grants.has(this.#key(agent, server, tool, origin, destination));
   }
-  add(agent: string, server: string, tool: string, origin: string): void {
-    this.#grants.add(this.#key(agent, server, tool, origin));
+  add(agent: string, server: string, tool: string, origin: string, destination?: string): void {
+    this.#grants.add(this.#key(agent, server, tool, origin, destination));
   }
   clear(): void {
     this.#grants.clear();
   }
+  get size(): number {
+    return this.#grants.size;
+  }
 }
 
+/** The origin of a URL for display and grants: http(s) origins as such, anything else by scheme. */
 export function originOf(url: string | undefined): string {
   if (!url) return '';
+  const origin = siteOrigin(url);
+  if (origin) return origin;
   try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : `${parsed.protocol}//`;
+    return `${new URL(url).protocol}//`;
   } catch {
     return '';
   }
 }
 
-export const REFUSALS = {
-  killSwitch:
-    'Refused: the user pressed "Disconnect all". Nothing runs until the user reconnects an agent. Do not retry.',
-  actMode:
-    'Refused: act mode is off, so Tabwright is read-only. Only the user can turn act mode on in Tabwright settings; ask them if this action is needed. Read tools still work.',
-  noTab:
-    'There is no web page to work on: the active tab is not an http(s) page. Open one with new_tab or navigate (if allowed), or ask the user to switch tabs.',
-  denied: 'Refused: the user denied this action. Do not retry it; ask the user what they want instead.',
-  timeout: 'Refused: the user did not confirm this action in time. Ask the user before trying again.',
-} as const;
+function allValueTargets(args: Record<string, unknown>): ReadonlySet<string> {
+  return new Set(valueTargets(args).map((target) => ('ref' in target ? target.ref : target.selector)));
+}
+
+interface Checked {
+  tab: TabInfo | undefined;
+  origin: string;
+  destination: string | undefined;
+}
+
+interface Verdict {
+  refused?: { gate: GateName; text: string };
+  /** What the gates found so far: the audit records the origin of refused calls too. */
+  checked: Checked;
+}
+
+/** Gates 2–5, run before the confirmation and again after it. */
+async function checkGates(call: GatedCall, env: GateEnvironment, destinationUrl: string | undefined): Promise<Verdict> {
+  const checked: Checked = { tab: undefined, origin: '', destination: undefined };
+  const refuse = (gate: GateName, text: string): Verdict => ({ refused: { gate, text }, checked });
+  if (destinationUrl !== undefined) checked.destination = originOf(destinationUrl);
+  if (!call.tool.needsPage) checked.origin = checked.destination ?? '';
+  if (env.killed()) return refuse('kill-switch', REFUSALS.killSwitch);
+  if (call.exposed && !call.exposed()) return refuse('exposure', REFUSALS.exposure);
+  if (call.tool.write && !env.actMode()) return refuse('act-mode', REFUSALS.actMode);
+  if (call.tool.needsPage) {
+    checked.tab = await call.resolveTab();
+    checked.origin = originOf(checked.tab?.url);
+    if (!checked.tab || !siteOrigin(checked.tab.url)) return refuse('target', REFUSALS.noTab);
+    const refusal = await env.originRefusal(checked.tab.url);
+    if (refusal) return refuse('origin', refusal);
+  }
+  if (destinationUrl !== undefined) {
+    const refusal = await env.originRefusal(destinationUrl);
+    if (refusal) return refuse('origin', refusal);
+  }
+  if (call.tool.needsCapture) {
+    const refusal = await env.captureRefusal();
+    if (refusal) return refuse('screenshots', refusal);
+  }
+  return { checked };
+}
+
+/** A call to a tool the server does not have is refused at the first gate, and audited like any other. */
+export function auditUnknownTool(
+  env: GateEnvironment,
+  agent: string,
+  server: string,
+  tool: string,
+  rawArgs: Record<string, unknown> | undefined,
+  text: string,
+): void {
+  env.audit({
+    time: env.now(),
+    agent,
+    server,
+    tool,
+    origin: '',
+    args: boundForAudit(redactArgs(rawArgs ?? {}, { values: env.secretValues() })),
+    outcome: 'refused:arguments',
+    detail: text,
+    durationMs: 0,
+  });
+}
 
 export async function runGated(call: GatedCall, env: GateEnvironment, grants: SessionGrants): Promise<CallToolResult> {
   const started = env.now();
-  let origin = '';
-  let auditArgs: Record<string, unknown> = redactArgs(call.rawArgs ?? {});
+  // Where the call acts, filled in as the gates find out; the audit records it for refusals too.
+  const place: { origin: string; destination?: string } = { origin: '' };
+  let shownArgs = redactArgs(call.rawArgs ?? {}, { values: env.secretValues() });
+  let scrub: string[] = [...env.secretValues()];
   const finish = (result: CallToolResult, outcome: AuditOutcome, detail?: string): CallToolResult => {
     env.audit({
       time: started,
       agent: call.agentName,
       server: call.server,
       tool: call.tool.name,
-      origin,
-      args: auditArgs,
+      origin: place.origin,
+      ...(place.destination !== undefined && place.destination !== place.origin
+        ? { destination: place.destination }
+        : {}),
+      args: boundForAudit(shownArgs),
       outcome,
       ...(detail ? { detail } : {}),
       durationMs: env.now() - started,
     });
-    return result;
+    return outcome === 'ok' || outcome === 'error' ? scrubResult(result, scrub) : result;
   };
   const refuse = (gate: GateName, text: string) => finish(errorResult(text), `refused:${gate}`, text);
+  const cancelled = () => {
+    const text = `The call was cancelled: ${String((call.signal.reason as Error)?.message ?? call.signal.reason)}.`;
+    return finish(errorResult(text), 'cancelled', text);
+  };
 
   const parsed = call.tool.input.safeParse(call.rawArgs ?? {});
   if (!parsed.success) {
@@ -98,36 +178,53 @@ export async function runGated(call: GatedCall, env: GateEnvironment, grants: Se
     );
   }
   const args = parsed.data as Record<string, unknown>;
-  if (env.killed()) return refuse('kill-switch', REFUSALS.killSwitch);
-  if (call.tool.write && !env.actMode()) return refuse('act-mode', REFUSALS.actMode);
+  if (call.signal.aborted) return cancelled();
 
-  let tab: TabInfo | undefined;
-  if (call.tool.needsPage) {
-    tab = await call.resolveTab();
-    origin = originOf(tab?.url);
-    if (!tab || !/^https?:\/\//.test(origin)) return refuse('target', REFUSALS.noTab);
-    const refusal = await env.originRefusal(tab.url);
-    if (refusal) return refuse('origin', refusal);
-    if (call.secretTargets) auditArgs = redactArgs(call.rawArgs ?? {}, await call.secretTargets(args));
+  // The destination is worked out once: what the user is asked about is what the gates check.
+  const destinationUrl = env.killed() ? undefined : await call.destination?.(args);
+  const before = await checkGates(call, env, destinationUrl);
+  place.origin = before.checked.origin;
+  place.destination = before.checked.destination;
+  const { origin, destination } = place;
+  if (before.refused) return refuse(before.refused.gate, before.refused.text);
+
+  if (before.checked.tab && call.secretTargets) {
+    // When the page cannot say which fields are passwords, every typed value is treated as one.
+    const targets = await call.secretTargets(args, before.checked.tab).catch(() => allValueTargets(args));
+    shownArgs = redactArgs(call.rawArgs ?? {}, { targets, values: env.secretValues() });
+    scrub = [...scrub, ...secretValuesIn(args, targets)];
   }
 
-  if (call.tool.write && !grants.has(call.agentName, call.server, call.tool.name, origin)) {
-    const answer = await env.confirm(
-      { agentName: call.agentName, server: call.server, tool: call.tool.name, origin, args: auditArgs },
-      call.signal,
-    );
+  let tab = before.checked.tab;
+  if (call.tool.write && !grants.has(call.agentName, call.server, call.tool.name, origin, destination)) {
+    const request: ConfirmRequest = {
+      agentName: call.agentName,
+      server: call.server,
+      tool: call.tool.name,
+      origin,
+      ...(destination !== undefined && destination !== origin ? { destination } : {}),
+      args: shownArgs,
+    };
+    const answer = await env.confirm(request, call.signal);
+    if (answer === 'cancelled' || call.signal.aborted) return cancelled();
     if (answer === 'deny') return refuse('confirmation', REFUSALS.denied);
     if (answer === 'timeout') return refuse('confirmation', REFUSALS.timeout);
-    if (answer === 'site') grants.add(call.agentName, call.server, call.tool.name, origin);
+
+    const after = await checkGates(call, env, destinationUrl);
+    if (after.refused) return refuse(after.refused.gate, after.refused.text);
+    // Refs die with their document, so the same tab on the same origin is what the user approved.
+    const moved = after.checked.tab?.id !== tab?.id || after.checked.origin !== origin;
+    if (moved) return refuse('confirmation', REFUSALS.pageMoved(after.checked.origin || 'another page'));
+    tab = after.checked.tab;
+    if (answer === 'site') grants.add(call.agentName, call.server, call.tool.name, origin, destination);
   }
 
   try {
     const result = await call.execute(args, tab);
     return finish(result, result.isError ? 'error' : 'ok');
   } catch (error) {
-    const text = call.signal.aborted
-      ? `The call was cancelled: ${String((call.signal.reason as Error)?.message ?? call.signal.reason)}.`
-      : `The tool failed: ${(error as Error).message ?? String(error)}`;
+    if (call.signal.aborted) return cancelled();
+    const text = `The tool failed: ${(error as Error).message ?? String(error)}`;
     return finish(errorResult(text), 'error', text);
   }
 }

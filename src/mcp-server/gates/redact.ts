@@ -1,24 +1,69 @@
 /**
- * Secrets never reach the audit log or a confirmation dialog: argument values under secret-like
- * keys, and values typed into password fields, are masked.
+ * Secrets never reach the audit log, a confirmation card or a tool result: argument values under
+ * secret-like keys, values aimed at password fields, and values the user marked as secret are
+ * masked wherever they appear.
  */
+import type { CallToolResult, ContentBlock } from '../response';
+
 const SECRET_KEY = /pass(word)?|secret|token|api[-_]?key|auth|credential|otp|pin\b|cvv|cvc|card[-_]?number/i;
 
 export const MASK = '••••••';
 
-export function redactArgs(
-  args: Record<string, unknown>,
-  secretTargets: ReadonlySet<string> = new Set(),
-): Record<string, unknown> {
+/** Below this length a value is masked where it stands but not searched for inside other text. */
+export const MIN_SCRUB_LENGTH = 4;
+
+/** Longest string kept in an audit entry; the rest is summarised, so one call cannot bloat the log. */
+export const AUDIT_STRING_LIMIT = 2_000;
+const AUDIT_ARRAY_LIMIT = 200;
+
+type Target = { ref: string } | { selector: string };
+
+function targetKey(object: Record<string, unknown>): string | undefined {
+  if (typeof object.ref === 'string') return object.ref;
+  if (typeof object.selector === 'string') return object.selector;
+  return undefined;
+}
+
+/** Element targets in the arguments that carry a value to type (`type`, `fill_form` fields…). */
+export function valueTargets(args: Record<string, unknown>): Target[] {
+  const found: Target[] = [];
+  const visit = (value: unknown) => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (!value || typeof value !== 'object') return;
+    const object = value as Record<string, unknown>;
+    const carriesValue = typeof object.text === 'string' || typeof object.value === 'string';
+    if (carriesValue && typeof object.ref === 'string') found.push({ ref: object.ref });
+    else if (carriesValue && typeof object.selector === 'string') found.push({ selector: object.selector });
+    Object.values(object).forEach(visit);
+  };
+  visit(args);
+  return found;
+}
+
+function maskValues(text: string, values: readonly string[]): string {
+  let out = text;
+  for (const value of values) if (value.length >= MIN_SCRUB_LENGTH) out = out.split(value).join(MASK);
+  return out;
+}
+
+export interface Secrets {
+  /** Refs/selectors that name password fields. */
+  targets?: ReadonlySet<string>;
+  /** Values the user marked as secret. */
+  values?: readonly string[];
+}
+
+export function redactArgs(args: Record<string, unknown>, secrets: Secrets = {}): Record<string, unknown> {
+  const targets = secrets.targets ?? new Set<string>();
+  const values = secrets.values ?? [];
   const visit = (value: unknown, key: string | undefined): unknown => {
     if (key !== undefined && SECRET_KEY.test(key)) return MASK;
+    if (typeof value === 'string') return values.includes(value) ? MASK : maskValues(value, values);
     if (Array.isArray(value)) return value.map((item) => visit(item, undefined));
     if (value && typeof value === 'object') {
       const object = value as Record<string, unknown>;
-      // A fill/type aimed at a password field: mask the value it carries.
-      const target =
-        typeof object.ref === 'string' ? object.ref : typeof object.selector === 'string' ? object.selector : undefined;
-      const secretTarget = target !== undefined && secretTargets.has(target);
+      const target = targetKey(object);
+      const secretTarget = target !== undefined && targets.has(target);
       return Object.fromEntries(
         Object.entries(object).map(([k, v]) => [
           k,
@@ -29,4 +74,61 @@ export function redactArgs(
     return value;
   };
   return visit(args, undefined) as Record<string, unknown>;
+}
+
+/** The plain values that were masked because they go into password fields: to scrub from results. */
+export function secretValuesIn(args: Record<string, unknown>, targets: ReadonlySet<string>): string[] {
+  const found: string[] = [];
+  const visit = (value: unknown) => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (!value || typeof value !== 'object') return;
+    const object = value as Record<string, unknown>;
+    const target = targetKey(object);
+    if (target !== undefined && targets.has(target)) {
+      for (const k of ['text', 'value'])
+        if (typeof object[k] === 'string' && object[k]) found.push(object[k] as string);
+    }
+    Object.values(object).forEach(visit);
+  };
+  visit(args);
+  return found;
+}
+
+/** Shortens long strings and arrays so an audit entry stays small. */
+export function boundForAudit(args: Record<string, unknown>): Record<string, unknown> {
+  const visit = (value: unknown): unknown => {
+    if (typeof value === 'string' && value.length > AUDIT_STRING_LIMIT) {
+      return `${value.slice(0, AUDIT_STRING_LIMIT)}… [${value.length - AUDIT_STRING_LIMIT} more characters]`;
+    }
+    if (Array.isArray(value)) {
+      const kept = value.slice(0, AUDIT_ARRAY_LIMIT).map(visit);
+      if (value.length > AUDIT_ARRAY_LIMIT) kept.push(`… [${value.length - AUDIT_ARRAY_LIMIT} more items]`);
+      return kept;
+    }
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, visit(v)]));
+    }
+    return value;
+  };
+  return visit(args) as Record<string, unknown>;
+}
+
+/** Masks secret values in a tool result: text blocks and structured content alike. */
+export function scrubResult(result: CallToolResult, values: readonly string[]): CallToolResult {
+  const usable = values.filter((value) => value.length >= MIN_SCRUB_LENGTH);
+  if (!usable.length) return result;
+  const scrub = (value: unknown): unknown => {
+    if (typeof value === 'string') return maskValues(value, usable);
+    if (Array.isArray(value)) return value.map(scrub);
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, scrub(v)]));
+    }
+    return value;
+  };
+  const content = result.content.map((block): ContentBlock =>
+    block.type === 'text' ? { ...block, text: maskValues(block.text, usable) } : block,
+  );
+  const scrubbed: CallToolResult = { ...result, content };
+  if (result.structuredContent) scrubbed.structuredContent = scrub(result.structuredContent) as Record<string, unknown>;
+  return scrubbed;
 }

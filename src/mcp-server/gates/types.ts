@@ -1,26 +1,35 @@
 /** What the gates need from the panel, read fresh on every call so toggles apply to the next call. */
 
-export type ConfirmAnswer = 'once' | 'site' | 'deny' | 'timeout';
+/** `cancelled`: the call was withdrawn (the agent cancelled, or its connection closed) before an answer. */
+export type ConfirmAnswer = 'once' | 'site' | 'deny' | 'timeout' | 'cancelled';
 
 export interface ConfirmRequest {
   agentName: string;
   server: string;
   tool: string;
+  /** Where the call acts: the tab's origin, or for tab tools the origin of the tab they open or name. */
   origin: string;
+  /** Where a navigation would take the tab, when that differs from `origin`. */
+  destination?: string;
   /** The exact arguments, secrets already masked. */
   args: Record<string, unknown>;
 }
 
-export type AuditOutcome = 'ok' | 'error' | `refused:${GateName}`;
+export type GateName =
+  'arguments' | 'kill-switch' | 'exposure' | 'act-mode' | 'target' | 'origin' | 'screenshots' | 'confirmation';
 
-export type GateName = 'arguments' | 'kill-switch' | 'act-mode' | 'target' | 'origin' | 'confirmation';
+export type AuditOutcome = 'ok' | 'error' | 'cancelled' | `refused:${GateName}`;
 
 export interface AuditEntry {
+  /** Unique per entry, so logs written by several panels merge without losing or doubling lines. */
+  id?: string;
   time: number;
   agent: string;
   server: string;
   tool: string;
   origin: string;
+  destination?: string;
+  /** Arguments with secrets masked and long values shortened. */
   args: Record<string, unknown>;
   outcome: AuditOutcome;
   detail?: string;
@@ -32,9 +41,13 @@ export interface GateEnvironment {
   /** "Disconnect all" was pressed and no agent was reconnected since. */
   killed(): boolean;
   actMode(): boolean;
-  /** Refusal text when the URL's origin may not be touched, undefined when it may. */
+  /** Refusal text when the URL may not be touched (scheme, allowed sites, Chrome's grant, blocklist). */
   originRefusal(url: string | undefined): Promise<string | undefined>;
-  /** Asks the user; resolves 'timeout' when nobody answers in time. */
+  /** Refusal text when screenshots are off or Chrome has not granted `<all_urls>`. */
+  captureRefusal(): Promise<string | undefined>;
+  /** Values the user marked as secret: masked wherever they appear in arguments and results. */
+  secretValues(): readonly string[];
+  /** Asks the user; resolves 'timeout' when nobody answers in time, 'cancelled' when `signal` aborts. */
   confirm(request: ConfirmRequest, signal: AbortSignal): Promise<ConfirmAnswer>;
   audit(entry: AuditEntry): void;
 }

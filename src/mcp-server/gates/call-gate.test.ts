@@ -1,0 +1,294 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { TabInfo } from '../browser-port';
+import type { CallToolResult } from '../response';
+import { Blocklist } from './blocklist';
+import { auditUnknownTool, runGated, SessionGrants, type GatedCall, type GatedTool } from './call-gate';
+import { createGateEnvironment, type GateSources } from './environment';
+import { AUDIT_STRING_LIMIT, MASK } from './redact';
+import type { AuditEntry, ConfirmAnswer, ConfirmRequest } from './types';
+
+const SITE = 'https://app.example';
+const tab = (url = `${SITE}/page`, id = 1): TabInfo => ({
+  id,
+  windowId: 1,
+  url,
+  title: 't',
+  active: true,
+  loading: false,
+});
+
+const typeTool: GatedTool = {
+  name: 'type',
+  input: z.object({ ref: z.string().optional(), text: z.string() }),
+  write: true,
+  needsPage: true,
+};
+const fillTool: GatedTool = {
+  name: 'fill_form',
+  input: z.object({ fields: z.array(z.object({ ref: z.string(), value: z.string() })) }),
+  write: true,
+  needsPage: true,
+};
+const readTool: GatedTool = { name: 'snapshot', input: z.object({}), write: false, needsPage: true };
+const captureTool: GatedTool = { ...readTool, name: 'screenshot', needsCapture: true };
+const navigateTool: GatedTool = {
+  name: 'navigate',
+  input: z.object({ url: z.string() }),
+  write: true,
+  needsPage: true,
+};
+
+function setup(overrides: Partial<GateSources> = {}, answers: ConfirmAnswer[] = ['once']) {
+  const audit: AuditEntry[] = [];
+  const asked: ConfirmRequest[] = [];
+  const state = { killed: false, act: true, screenshots: true, allUrls: true, allowed: [SITE] as string[] };
+  const env = createGateEnvironment({
+    now: () => 1000,
+    killed: () => state.killed,
+    actMode: () => state.act,
+    allowedSites: () => state.allowed,
+    screenshots: () => state.screenshots,
+    blocklist: () => new Blocklist([]),
+    hasHostPermission: async () => true,
+    hasAllUrls: async () => state.allUrls,
+    secretValues: () => [],
+    confirm: async (request) => {
+      asked.push(request);
+      return answers.shift() ?? 'deny';
+    },
+    audit: (entry) => audit.push(entry),
+    ...overrides,
+  });
+  return { env, audit, asked, state, grants: new SessionGrants() };
+}
+
+function call(tool: GatedTool, rawArgs: Record<string, unknown>, more: Partial<GatedCall> = {}) {
+  const ran: Array<Record<string, unknown>> = [];
+  const gated: GatedCall = {
+    agentName: 'Agent',
+    server: 'tabwright',
+    tool,
+    rawArgs,
+    signal: new AbortController().signal,
+    resolveTab: async () => tab(),
+    execute: async (args): Promise<CallToolResult> => {
+      ran.push(args);
+      return { content: [{ type: 'text', text: `done with ${JSON.stringify(args)}` }] };
+    },
+    ...more,
+  };
+  return { gated, ran };
+}
+
+const text = (result: CallToolResult) => result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+
+describe('runGated', () => {
+  it('refuses bad arguments first, before any other gate, and audits it', async () => {
+    const { env, audit, state, grants } = setup();
+    state.killed = true;
+    const { gated, ran } = call(typeTool, { text: 5 });
+    const result = await runGated(gated, env, grants);
+    expect(text(result)).toMatch(/Invalid arguments for type: text/);
+    expect(audit[0]?.outcome).toBe('refused:arguments');
+    expect(ran).toEqual([]);
+  });
+
+  it('refuses everything while the kill switch is engaged, reads included', async () => {
+    const { env, audit, state, grants } = setup();
+    state.killed = true;
+    const { gated, ran } = call(readTool, {});
+    expect(text(await runGated(gated, env, grants))).toMatch(/Disconnect all/);
+    expect(audit[0]?.outcome).toBe('refused:kill-switch');
+    expect(ran).toEqual([]);
+  });
+
+  it('refuses when the agent is no longer offered the server', async () => {
+    const { env, audit, grants } = setup();
+    const { gated, ran } = call(readTool, {}, { exposed: () => false });
+    expect(text(await runGated(gated, env, grants))).toMatch(/turned off browser access/);
+    expect(audit[0]?.outcome).toBe('refused:exposure');
+    expect(ran).toEqual([]);
+  });
+
+  it('refuses pages that are not http(s) at the target gate', async () => {
+    const { env, audit, grants } = setup();
+    const { gated } = call(readTool, {}, { resolveTab: async () => tab('chrome://settings/') });
+    await runGated(gated, env, grants);
+    expect(audit[0]).toMatchObject({ outcome: 'refused:target', origin: 'chrome://' });
+  });
+
+  it('refuses screenshots while they are off or not granted, and runs them when both hold', async () => {
+    const { env, audit, state, grants } = setup();
+    state.screenshots = false;
+    expect(text(await runGated(call(captureTool, {}).gated, env, grants))).toMatch(/screenshots are off/);
+    state.screenshots = true;
+    state.allUrls = false;
+    expect(text(await runGated(call(captureTool, {}).gated, env, grants))).toMatch(/not granted access/);
+    state.allUrls = true;
+    const { gated, ran } = call(captureTool, {});
+    await runGated(gated, env, grants);
+    expect(audit.map((e) => e.outcome)).toEqual(['refused:screenshots', 'refused:screenshots', 'ok']);
+    expect(ran).toHaveLength(1);
+  });
+
+  it('checks the destination before asking, and shows it on the card', async () => {
+    const { env, audit, asked, grants } = setup();
+    const refused = call(
+      navigateTool,
+      { url: 'https://other.example/' },
+      { destination: async (a) => a.url as string },
+    );
+    expect(text(await runGated(refused.gated, env, grants))).toMatch(/other.example is not an allowed site/);
+    expect(asked).toEqual([]);
+    expect(refused.ran).toEqual([]);
+    const { gated } = call(navigateTool, { url: `${SITE}/next` }, { destination: async (a) => a.url as string });
+    await runGated(gated, env, grants);
+    expect(asked[0]).toMatchObject({ origin: SITE, tool: 'navigate' });
+    expect(audit[1]).toMatchObject({ outcome: 'ok', origin: SITE });
+  });
+
+  it('"Allow for this site" covers this agent, tool and site for the session, and nothing wider', async () => {
+    const { env, asked, grants } = setup({}, ['site', 'once', 'once', 'once']);
+    await runGated(call(typeTool, { text: 'a' }).gated, env, grants);
+    await runGated(call(typeTool, { text: 'b' }).gated, env, grants);
+    expect(asked).toHaveLength(1);
+    await runGated(call(fillTool, { fields: [] }).gated, env, grants);
+    expect(asked).toHaveLength(2);
+    await runGated({ ...call(typeTool, { text: 'c' }).gated, agentName: 'Other' }, env, grants);
+    expect(asked).toHaveLength(3);
+    const elsewhere = call(typeTool, { text: 'd' }, { resolveTab: async () => tab('https://b.example/') });
+    const { env: env2 } = setup({ allowedSites: () => [SITE, 'https://b.example'] }, ['once']);
+    await runGated(elsewhere.gated, env2, grants);
+    expect(elsewhere.ran).toHaveLength(1);
+  });
+
+  it('refuses after a yes when the tab moved to another site while the card was up', async () => {
+    let current = tab();
+    const { env, audit, grants } = setup({
+      confirm: async () => {
+        current = tab('https://app.example/other', 1);
+        current = tab('https://evil.example/', 1);
+        return 'once';
+      },
+      allowedSites: () => [SITE, 'https://evil.example'],
+    });
+    const { gated, ran } = call(typeTool, { text: 'x' }, { resolveTab: async () => current });
+    expect(text(await runGated(gated, env, grants))).toMatch(/moved to https:\/\/evil.example/);
+    expect(audit[0]?.outcome).toBe('refused:confirmation');
+    expect(ran).toEqual([]);
+  });
+
+  it('refuses after a yes when act mode went off or the switch was pulled meanwhile', async () => {
+    for (const change of ['act', 'killed'] as const) {
+      const { env, audit, state, grants } = setup({
+        confirm: async () => {
+          if (change === 'act') state.act = false;
+          else state.killed = true;
+          return 'once';
+        },
+      });
+      const { gated, ran } = call(typeTool, { text: 'x' });
+      await runGated(gated, env, grants);
+      expect(audit[0]?.outcome).toBe(change === 'act' ? 'refused:act-mode' : 'refused:kill-switch');
+      expect(ran).toEqual([]);
+    }
+  });
+
+  it('records a call cancelled while waiting for the user as cancelled, and runs nothing', async () => {
+    const controller = new AbortController();
+    const { env, audit, grants } = setup({
+      confirm: async () => {
+        controller.abort(new Error('the agent cancelled'));
+        return 'cancelled';
+      },
+    });
+    const { gated, ran } = call(typeTool, { text: 'x' }, { signal: controller.signal });
+    expect(text(await runGated(gated, env, grants))).toMatch(/cancelled: the agent cancelled/);
+    expect(audit[0]?.outcome).toBe('cancelled');
+    expect(ran).toEqual([]);
+  });
+
+  it('masks what goes into password fields on the card, in the log and in the result', async () => {
+    const { env, audit, asked, grants } = setup();
+    const { gated, ran } = call(
+      fillTool,
+      {
+        fields: [
+          { ref: 'e1', value: 'alice' },
+          { ref: 'e2', value: 'hunter2-secret' },
+        ],
+      },
+      { secretTargets: async () => new Set(['e2']) },
+    );
+    const result = await runGated(gated, env, grants);
+    const shown = {
+      fields: [
+        { ref: 'e1', value: 'alice' },
+        { ref: 'e2', value: MASK },
+      ],
+    };
+    expect(asked[0]?.args).toEqual(shown);
+    expect(audit[0]?.args).toEqual(shown);
+    // The tool itself gets the real value; the model never sees it echoed back.
+    expect(JSON.stringify(ran)).toContain('hunter2-secret');
+    expect(text(result)).not.toContain('hunter2-secret');
+    expect(text(result)).toContain(MASK);
+  });
+
+  it('treats every typed value as secret when the page cannot say which fields are passwords', async () => {
+    const { env, audit, grants } = setup();
+    const { gated } = call(
+      typeTool,
+      { ref: 'e9', text: 'maybe-a-password' },
+      {
+        secretTargets: async () => {
+          throw new Error('frame gone');
+        },
+      },
+    );
+    await runGated(gated, env, grants);
+    expect(audit[0]?.args).toEqual({ ref: 'e9', text: MASK });
+  });
+
+  it('masks values the user marked as secret, and secret-looking keys', async () => {
+    const { env, audit, asked, grants } = setup({ secretValues: () => ['ACCT-99887766'] });
+    const { gated } = call(
+      { ...typeTool, input: z.object({ text: z.string(), apiKey: z.string() }) },
+      { text: 'pay to ACCT-99887766 now', apiKey: 'k-123' },
+    );
+    const result = await runGated(gated, env, grants);
+    expect(asked[0]?.args).toEqual({ text: `pay to ${MASK} now`, apiKey: MASK });
+    expect(audit[0]?.args).toEqual({ text: `pay to ${MASK} now`, apiKey: MASK });
+    expect(text(result)).not.toContain('ACCT-99887766');
+  });
+
+  it('keeps audit entries small: long values are shortened', async () => {
+    const { env, audit, grants } = setup();
+    await runGated(call(typeTool, { text: 'y'.repeat(50_000) }).gated, env, grants);
+    const logged = audit[0]?.args.text as string;
+    expect(logged.length).toBeLessThan(AUDIT_STRING_LIMIT + 100);
+    expect(logged).toMatch(/48000 more characters/);
+  });
+
+  it('audits a tool failure as an error with its reason', async () => {
+    const { env, audit, grants } = setup();
+    const { gated } = call(
+      readTool,
+      {},
+      {
+        execute: async () => {
+          throw new Error('boom');
+        },
+      },
+    );
+    expect(text(await runGated(gated, env, grants))).toBe('The tool failed: boom');
+    expect(audit[0]).toMatchObject({ outcome: 'error', detail: 'The tool failed: boom' });
+  });
+
+  it('audits calls to unknown tools', () => {
+    const { env, audit } = setup();
+    auditUnknownTool(env, 'Agent', 'tabwright', 'tabwright.nope', { password: 'x' }, 'Unknown tool');
+    expect(audit[0]).toMatchObject({ tool: 'tabwright.nope', outcome: 'refused:arguments', args: { password: MASK } });
+  });
+});

@@ -1,0 +1,16 @@
+/**
+ * Screenshots see everything on screen, so they are off until the user turns them on, and then
+ * need Chrome's `<all_urls>` (captureVisibleTab requires it). The origin gates still apply.
+ */
+import { REFUSALS } from './refusals';
+
+/** Tools that capture the screen. */
+export const CAPTURE_TOOLS: ReadonlySet<string> = new Set(['screenshot']);
+
+export const ALL_URLS = '<all_urls>';
+
+export function captureRefusal(screenshotsOn: boolean, allUrlsGranted: boolean): string | undefined {
+  if (!screenshotsOn) return REFUSALS.screenshotsOff;
+  if (!allUrlsGranted) return REFUSALS.screenshotsNotGranted;
+  return undefined;
+}

@@ -1,0 +1,177 @@
+/**
+ * Every browser tool in the registry × act mode on/off × site allowed or not × blocklisted or
+ * not × the user's answer (allow, deny, timeout): the exact outcome, that the user was asked
+ * exactly when a write passed the earlier gates, and that nothing ran for a refused call. The
+ * tool list comes from the registry, so a new tool is covered the day it is added.
+ */
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { BrowserToolServer } from '../browser-server';
+import { inputJsonSchema } from '../registry';
+import { MemoryRefCounters, SnapshotService } from '../snapshot-service';
+import type { BrowserTool } from '../tool';
+import { browserTools } from '../tools';
+import { Blocklist, SHIPPED_BLOCKLIST } from './blocklist';
+import { CAPTURE_TOOLS } from './capture';
+import { SessionGrants } from './call-gate';
+import { DESTINATION_RULES } from './destination';
+import { createGateEnvironment } from './environment';
+import { fakeBrowser } from './fake-browser';
+import type { AuditEntry, ConfirmAnswer, ConfirmRequest } from './types';
+
+const WINDOW = 1;
+
+interface Site {
+  label: string;
+  url: string;
+  allowed: boolean;
+  blocked: boolean;
+}
+
+/** Every combination of "on the allowed list" and "on the blocklist", with real blocklist entries. */
+const SITES: Site[] = [
+  { label: 'allowed', url: 'https://app.example/work', allowed: true, blocked: false },
+  { label: 'not allowed', url: 'https://elsewhere.example/', allowed: false, blocked: false },
+  { label: 'allowed but blocklisted', url: 'https://www.paypal.com/myaccount', allowed: true, blocked: true },
+  { label: 'blocklisted, not allowed', url: 'https://console.aws.amazon.com/', allowed: false, blocked: true },
+];
+
+/** Valid arguments for a tool, built from its schema: every required field plus the target and destination fields it has. */
+export function sampleArgs(tool: BrowserTool, url: string, tabId: number): Record<string, unknown> {
+  const sample = (name: string, schema: Record<string, unknown>): unknown => {
+    if (Array.isArray(schema.enum)) return schema.enum[0];
+    if (schema.const !== undefined) return schema.const;
+    const options = (schema.anyOf ?? schema.oneOf) as Record<string, unknown>[] | undefined;
+    if (options?.[0]) return sample(name, options[0]);
+    switch (schema.type) {
+      case 'string':
+        return { url, ref: 'e1', key: 'Enter', text: 'hello', value: 'hello', direction: 'back' }[name] ?? 'x';
+      case 'integer':
+      case 'number':
+        return name === 'tabId' ? tabId : Math.max(1, Number(schema.minimum ?? 1));
+      case 'boolean':
+        return false;
+      case 'array':
+        return [sample(name, (schema.items ?? {}) as Record<string, unknown>)];
+      case 'object':
+        return objectOf(schema);
+      default:
+        return 'x';
+    }
+  };
+  const objectOf = (schema: Record<string, unknown>) => {
+    const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+    const required = new Set((schema.required ?? []) as string[]);
+    const out: Record<string, unknown> = {};
+    for (const [name, property] of Object.entries(properties)) {
+      if (required.has(name) || ['ref', 'url', 'tabId'].includes(name)) out[name] = sample(name, property);
+    }
+    return out;
+  };
+  const args = objectOf(inputJsonSchema(tool.input));
+  const parsed = tool.input.safeParse(args);
+  if (!parsed.success) throw new Error(`could not build arguments for ${tool.name}: ${z.prettifyError(parsed.error)}`);
+  return args;
+}
+
+type Expected = { ran: true } | { ran: false; gate: string };
+
+function expected(tool: BrowserTool, act: boolean, site: Site, answer: ConfirmAnswer): Expected {
+  const write = tool.kind === 'write';
+  const reachesSite = tool.target === 'page' || tool.name in DESTINATION_RULES;
+  if (write && !act) return { ran: false, gate: 'act-mode' };
+  if (reachesSite && (site.blocked || !site.allowed)) return { ran: false, gate: 'origin' };
+  if (write && answer !== 'once') return { ran: false, gate: 'confirmation' };
+  return { ran: true };
+}
+
+async function runCase(tool: BrowserTool, act: boolean, site: Site, answer: ConfirmAnswer) {
+  const browser = fakeBrowser([
+    { id: 1, windowId: WINDOW, url: site.url, title: 'Secret title', active: true, loading: false },
+    { id: 2, windowId: WINDOW, url: site.url, title: 'Other tab', active: false, loading: false },
+  ]);
+  const audit: AuditEntry[] = [];
+  const asked: ConfirmRequest[] = [];
+  const gates = createGateEnvironment({
+    killed: () => false,
+    actMode: () => act,
+    allowedSites: () => (site.allowed ? [new URL(site.url).origin] : []),
+    screenshots: () => true,
+    blocklist: () => new Blocklist(SHIPPED_BLOCKLIST),
+    hasHostPermission: async () => true,
+    hasAllUrls: async () => true,
+    secretValues: () => [],
+    confirm: async (request) => {
+      asked.push(request);
+      return answer;
+    },
+    audit: (entry) => audit.push(entry),
+  });
+  const server = new BrowserToolServer({
+    name: 'tabwright',
+    version: '0',
+    agentName: () => 'Agent',
+    windowId: WINDOW,
+    tools: browserTools,
+    browser,
+    snapshots: new SnapshotService(browser.page, new MemoryRefCounters()),
+    gates,
+    grants: new SessionGrants(),
+  });
+  const args = sampleArgs(tool, site.url, 2);
+  const result = await server.call(`tabwright.${tool.name}`, args, {
+    signal: new AbortController().signal,
+    requestId: '1',
+  });
+  return { result, audit, asked, browser };
+}
+
+const ANSWERS: ConfirmAnswer[] = ['once', 'deny', 'timeout'];
+
+describe('the gate matrix', () => {
+  it('has tools to cover, and knows how every tool reaches a site', () => {
+    expect(browserTools.length).toBeGreaterThan(0);
+    for (const tool of browserTools) {
+      const fields = Object.keys(inputJsonSchema(tool.input).properties ?? {});
+      // A tool that takes a URL or a tab id must have its destination checked by the gate.
+      if (fields.includes('url') || fields.includes('tabId'))
+        expect(DESTINATION_RULES, tool.name).toHaveProperty(tool.name);
+    }
+  });
+
+  for (const tool of browserTools) {
+    for (const act of [false, true]) {
+      for (const site of SITES) {
+        for (const answer of ANSWERS) {
+          const want = expected(tool, act, site, answer);
+          const title = `${tool.name} (${tool.kind}), act mode ${act ? 'on' : 'off'}, ${site.label}, user answers ${answer} → ${want.ran ? 'runs' : `refused by ${want.gate}`}`;
+          it(title, async () => {
+            const { result, audit, asked, browser } = await runCase(tool, act, site, answer);
+            expect(audit).toHaveLength(1);
+            const entry = audit[0]!;
+            expect(entry).toMatchObject({ agent: 'Agent', server: 'tabwright', tool: tool.name });
+            const wasAsked = tool.kind === 'write' && (want.ran || want.gate === 'confirmation');
+            expect(asked).toHaveLength(wasAsked ? 1 : 0);
+            if (want.ran) {
+              expect(['ok', 'error']).toContain(entry.outcome);
+              if (tool.name === 'tabs') {
+                const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+                const visible = site.allowed && !site.blocked;
+                expect(text.includes('Secret title')).toBe(visible);
+                expect(text.includes(site.url)).toBe(visible);
+                if (!visible) expect(text).toContain('(not allowed)');
+              }
+              if (CAPTURE_TOOLS.has(tool.name)) expect(browser.effects).toContain('capture');
+            } else {
+              expect(entry.outcome).toBe(`refused:${want.gate}`);
+              expect(result.isError).toBe(true);
+              expect(browser.effects).toEqual([]);
+              const allowedReads = want.gate === 'confirmation' ? ['secretFields'] : [];
+              expect(browser.commands.filter((op) => !allowedReads.includes(op))).toEqual([]);
+            }
+          });
+        }
+      }
+    }
+  }
+});
