@@ -35,6 +35,23 @@ describe('loadSettings', () => {
       blocklist: { removed: [], custom: [] },
     });
   });
+  it('migrates version 2 to connectors that are all off, keeping everything else', () => {
+    const { settings, migratedFrom } = loadSettings({
+      version: 2,
+      actMode: true,
+      allowedSites: ['https://example.com'],
+      blocklist: { removed: ['x'], custom: [] },
+    });
+    expect(migratedFrom).toBe(2);
+    expect(settings).toMatchObject({
+      version: SETTINGS_VERSION,
+      actMode: true,
+      allowedSites: ['https://example.com'],
+      blocklist: { removed: ['x'], custom: [] },
+      connectors: {},
+      connectorHealthMinutes: 10,
+    });
+  });
   it('reports unreadable settings instead of hiding it', () => {
     expect(loadSettings({ version: 1, loopGuardCap: 'many' }).problem).toMatch(/could not be read/);
     expect(loadSettings({ version: 99 }).problem).toMatch(/newer Tabwright/);

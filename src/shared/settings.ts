@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { BlockEntry } from '../mcp-server/gates/blocklist';
 
-export const SETTINGS_VERSION = 2;
+export const SETTINGS_VERSION = 3;
 
 export const Dialect = z.enum(['both', 'a', 'b']);
 export type Dialect = z.infer<typeof Dialect>;
@@ -32,6 +32,13 @@ export const AgentProfile = z.object({
 });
 export type AgentProfile = z.infer<typeof AgentProfile>;
 
+/** One connector's settings: whether it is on, and the sites (base URLs) the user added for it. */
+export const ConnectorSettings = z.object({
+  enabled: z.boolean().default(false),
+  sites: z.array(z.string()).default([]),
+});
+export type ConnectorSettings = z.infer<typeof ConnectorSettings>;
+
 export const Settings = z.object({
   version: z.literal(SETTINGS_VERSION),
   agents: z.array(AgentProfile).default([]),
@@ -45,6 +52,9 @@ export const Settings = z.object({
   blocklist: z
     .object({ removed: z.array(z.string()).default([]), custom: z.array(BlockEntry).default([]) })
     .default({ removed: [], custom: [] }),
+  /** Connectors by id (built-in and imported recipes). */
+  connectors: z.record(z.string(), ConnectorSettings).default({}),
+  connectorHealthMinutes: z.number().int().min(1).max(1440).default(10),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -60,6 +70,8 @@ const migrations: Record<number, Migration> = {
   0: (old) => ({ ...old, version: 1 }),
   // Version 2 adds the user's blocklist changes; nobody had any before.
   1: (old) => ({ ...old, version: 2, blocklist: { removed: [], custom: [] } }),
+  // Version 3 adds connectors, all off until the user turns one on.
+  2: (old) => ({ ...old, version: 3, connectors: {}, connectorHealthMinutes: 10 }),
 };
 
 export type LoadedSettings = { settings: Settings; migratedFrom?: number; problem?: string };
