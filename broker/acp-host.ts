@@ -1,20 +1,20 @@
 /**
  * One panel socket, served as an ACP agent: the handshake, sessions (new, resume, load), prompts
- * de-duplicated by client message id, cancellation, and the demo agent's turns, which reach the
- * panel's tools through the same socket.
+ * de-duplicated by client message id, cancellation, and the tunnel to the panel's declared MCP
+ * servers. Turns go to the fronted agent (the demo agent or a relayed agent process).
  */
 import { randomUUID } from 'node:crypto';
 import {
   agent,
   methods,
   RequestError,
-  type AgentContext,
+  type AgentConnection,
+  type ContentBlock,
   type PromptResponse,
-  type SessionUpdate,
 } from '@agentclientprotocol/sdk/unstable';
-import { runDemoTurn, type TurnIO } from './demo-agent';
+import type { FrontedAgent } from './fronted-agent';
 import { MAX_ACP_SERVERS_PER_SESSION } from './limits';
-import { mcpCaller, PanelServer, textOf, type AcpDeclaration, type Dialect } from './panel-tools';
+import { mcpCaller, PanelServer, type AcpDeclaration, type Dialect } from './panel-tools';
 import type { BrokerSession, SessionStore } from './sessions';
 
 export const PROMPT_DEDUP_META = 'tabwright/dropsRepeatedPrompts';
@@ -23,9 +23,9 @@ export const MESSAGE_ID_META = 'tabwright/messageId';
 export interface HostOptions {
   sessions: SessionStore;
   dialect: Dialect;
-  version: string;
-  /** Delay between streamed chunks, so a reply streams like a model's. */
-  chunkDelayMs: number;
+  agent: FrontedAgent;
+  /** Bound on each tunnelled call (the contract's 180 s unless a test shortens it). */
+  tunnelTimeoutMs?: number;
   log(line: string): void;
 }
 
@@ -38,7 +38,7 @@ const Raw = {
   },
 };
 
-function acpDeclarations(params: Record<string, unknown>): AcpDeclaration[] {
+export function acpDeclarations(params: Record<string, unknown>): AcpDeclaration[] {
   const servers = params.mcpServers;
   if (servers === undefined) return [];
   if (!Array.isArray(servers)) throw RequestError.invalidParams(undefined, 'mcpServers must be an array');
@@ -54,129 +54,115 @@ function acpDeclarations(params: Record<string, unknown>): AcpDeclaration[] {
   if (acp.length > MAX_ACP_SERVERS_PER_SESSION) {
     throw RequestError.invalidParams(undefined, `At most ${MAX_ACP_SERVERS_PER_SESSION} acp MCP servers per session`);
   }
+  const names = new Set(acp.map((server) => server.name));
+  if (names.size !== acp.length) throw RequestError.invalidParams(undefined, 'acp MCP server names must be unique');
   return acp;
 }
 
+function unknownSession(id: unknown): RequestError {
+  return new RequestError(-32002, `Unknown session ${String(id)}`);
+}
+
 export function createAcpHost(options: HostOptions) {
-  /** Tool servers per session for this socket: rebuilt when a session is (re)bound. */
-  const panelServers = new Map<string, PanelServer[]>();
-  /** This socket's client side; request contexts are per request, this one lives as long as the socket. */
-  let socketClient: AgentContext | undefined;
-  const linked = (): AgentContext => {
-    if (!socketClient) throw new Error('connection not open');
-    return socketClient;
+  const { sessions } = options;
+  /** This socket's connection; request contexts are per request, this one lives as long as the socket. */
+  let socket: AgentConnection | undefined;
+  const linked = (): AgentConnection => {
+    if (!socket) throw new Error('connection not open');
+    return socket;
   };
 
-  const bind = (session: BrokerSession, client: AgentContext, declared: AcpDeclaration[]) => {
-    for (const server of panelServers.get(session.id) ?? []) void server.close();
-    session.declared = declared;
-    session.client = client;
-    panelServers.set(
-      session.id,
-      declared.map((declaration) => new PanelServer(client, declaration, options.dialect)),
+  const attach = (session: BrokerSession, params: Record<string, unknown>) => {
+    const declared = acpDeclarations(params);
+    const connection = linked();
+    const servers = declared.map(
+      (declaration) =>
+        new PanelServer(connection.client, declaration, options.dialect, {
+          connectionSignal: connection.signal,
+          ...(options.tunnelTimeoutMs ? { timeoutMs: options.tunnelTimeoutMs } : {}),
+        }),
     );
+    sessions.attach(session, connection.client, declared, servers);
+    return declared;
   };
 
-  const sendUpdate = async (session: BrokerSession, update: SessionUpdate) => {
-    await session.client?.notify('session/update', { sessionId: session.id, update }).catch(() => undefined);
+  const restore = async (params: Record<string, unknown>) => {
+    const session = sessions.get(String(params.sessionId));
+    if (!session) throw unknownSession(params.sessionId);
+    attach(session, params);
+    try {
+      await options.agent.restore(session);
+    } catch (error) {
+      throw new RequestError(-32002, `The agent could not restore session ${session.id}: ${(error as Error).message}`);
+    }
+    return {};
   };
 
-  const turnIO = (session: BrokerSession, signal: AbortSignal): TurnIO => ({
-    signal,
-    say: async (markdown) => {
-      for (const chunk of markdown.match(/[\s\S]{1,24}/g) ?? []) {
-        if (signal.aborted) return;
-        await sendUpdate(session, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: chunk } });
-        if (options.chunkDelayMs > 0) await new Promise((r) => setTimeout(r, options.chunkDelayMs));
-      }
-    },
-    browser: () => panelServers.get(session.id)?.[0],
-    callTool: async (server, tool, args) => {
-      const toolCallId = randomUUID();
-      await sendUpdate(session, {
-        sessionUpdate: 'tool_call',
-        toolCallId,
-        title: tool,
-        kind: 'other',
-        status: 'in_progress',
-        rawInput: args,
-      });
-      try {
-        const result = await server.call(tool, args, signal);
-        await sendUpdate(session, {
-          sessionUpdate: 'tool_call_update',
-          toolCallId,
-          status: result.isError ? 'failed' : 'completed',
-          content: [{ type: 'content', content: { type: 'text', text: textOf(result).slice(0, 4_000) } }],
-        });
-        return result;
-      } catch (error) {
-        const message = (error as Error).message;
-        await sendUpdate(session, {
-          sessionUpdate: 'tool_call_update',
-          toolCallId,
-          status: 'failed',
-          content: [{ type: 'content', content: { type: 'text', text: message } }],
-        });
-        return { isError: true, content: [{ type: 'text', text: message }] };
-      }
-    },
-  });
-
-  const runTurn = async (session: BrokerSession, text: string): Promise<PromptResponse> => {
+  const runTurn = async (session: BrokerSession, prompt: ContentBlock[]): Promise<PromptResponse> => {
     const controller = new AbortController();
     session.turn = controller;
-    session.received.push(text);
-    options.sessions.save();
+    session.received.push(prompt.map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join(''));
+    sessions.save();
     try {
-      await runDemoTurn(text, turnIO(session, controller.signal));
-      return { stopReason: controller.signal.aborted ? 'cancelled' : 'end_turn' };
+      return await options.agent.prompt(session, prompt, controller.signal);
     } finally {
       if (session.turn === controller) session.turn = undefined;
     }
   };
 
+  /** The panel's `list_changed` for one of its servers: forget that server's tools and tell `/mcp`. */
+  const toolsChanged = (connectionId: unknown) => {
+    for (const session of sessions.all()) {
+      if (session.client !== socket?.client) continue;
+      const owners = session.servers.filter((server) => typeof connectionId === 'string' && server.owns(connectionId));
+      for (const server of owners.length ? owners : session.servers) server.invalidate();
+      if (owners.length || typeof connectionId !== 'string') sessions.changed(session);
+    }
+  };
+
   return agent({ name: 'tabwright-broker' })
     .onConnect((connection) => {
-      socketClient = connection.client;
+      socket = connection;
     })
-    .onRequest(methods.agent.initialize, () => ({
-      protocolVersion: 1,
-      agentCapabilities: {
-        loadSession: true,
-        sessionCapabilities: { resume: {} },
-        mcpCapabilities: { acp: true },
-        promptCapabilities: { embeddedContext: false, image: false, audio: false },
-      },
-      agentInfo: { name: 'tabwright-demo-agent', title: 'Tabwright demo agent', version: options.version },
-      authMethods: [],
-      _meta: { [PROMPT_DEDUP_META]: true },
-    }))
-    .onRequest(methods.agent.session.new, Raw, ({ params }) => {
-      const declared = acpDeclarations(params);
-      const session = options.sessions.create(randomUUID());
-      bind(session, linked(), declared);
+    .onRequest(methods.agent.initialize, async ({ params }) => {
+      const identity = await options.agent.describe(params).catch((error: unknown) => {
+        throw RequestError.internalError(undefined, `The agent did not start: ${(error as Error).message}`);
+      });
+      return {
+        protocolVersion: 1,
+        agentCapabilities: {
+          loadSession: true,
+          sessionCapabilities: { resume: {} },
+          mcpCapabilities: { acp: true },
+          promptCapabilities: identity.promptCapabilities,
+        },
+        agentInfo: identity.agentInfo,
+        authMethods: [],
+        _meta: { [PROMPT_DEDUP_META]: true },
+      };
+    })
+    .onRequest(methods.agent.session.new, Raw, async ({ params }) => {
+      const session = sessions.create(randomUUID());
+      const declared = attach(session, params);
+      try {
+        await options.agent.start(session);
+      } catch (error) {
+        sessions.forget(session.id);
+        await options.agent.discard(session).catch(() => undefined);
+        throw error instanceof RequestError
+          ? error
+          : RequestError.internalError(undefined, `The agent could not start a session: ${(error as Error).message}`);
+      }
       options.log(`session ${session.id.slice(0, 8)} started with ${declared.length} tool server(s)`);
       return { sessionId: session.id };
     })
-    .onRequest(methods.agent.session.resume, Raw, ({ params }) => {
-      const session = options.sessions.get(String(params.sessionId));
-      if (!session) throw new RequestError(-32002, `Unknown session ${String(params.sessionId)}`);
-      bind(session, linked(), acpDeclarations(params));
-      return {};
-    })
-    .onRequest(methods.agent.session.load, Raw, ({ params }) => {
-      const session = options.sessions.get(String(params.sessionId));
-      if (!session) throw new RequestError(-32002, `Unknown session ${String(params.sessionId)}`);
-      bind(session, linked(), acpDeclarations(params));
-      return {};
-    })
+    .onRequest(methods.agent.session.resume, Raw, ({ params }) => restore(params))
+    .onRequest(methods.agent.session.load, Raw, ({ params }) => restore(params))
     .onRequest(methods.agent.session.prompt, async ({ params }) => {
-      const session = options.sessions.get(params.sessionId);
-      if (!session) throw new RequestError(-32002, `Unknown session ${params.sessionId}`);
-      if (session.client !== linked())
+      const session = sessions.get(params.sessionId);
+      if (!session) throw unknownSession(params.sessionId);
+      if (session.client !== linked().client)
         throw RequestError.invalidRequest(undefined, 'Resume the session on this connection first');
-      const text = params.prompt.map((block) => (block.type === 'text' ? block.text : '')).join('');
       const messageId = params._meta?.[MESSAGE_ID_META];
       if (typeof messageId === 'string') {
         const seen = session.delivered.get(messageId);
@@ -184,21 +170,19 @@ export function createAcpHost(options: HostOptions) {
           options.log(`dropped a repeat of message ${messageId.slice(0, 8)}`);
           return seen;
         }
-        const answer = runTurn(session, text);
+        const answer = runTurn(session, params.prompt);
         session.delivered.set(messageId, answer);
-        options.sessions.save();
+        sessions.save();
         return answer;
       }
-      return runTurn(session, text);
+      return runTurn(session, params.prompt);
     })
     .onNotification(methods.agent.session.cancel, ({ params }) => {
-      options.sessions.get(params.sessionId)?.turn?.abort();
+      sessions.get(params.sessionId)?.turn?.abort();
     })
     .onNotification(methods.agent.mcp.message, Raw, (context) => {
       const { params } = context;
       if ('serverId' in params) return mcpCaller.handleNotification(context as never);
-      if (params.method === 'notifications/tools/list_changed') {
-        for (const servers of panelServers.values()) for (const server of servers) server.invalidate();
-      }
+      if (params.method === 'notifications/tools/list_changed') toolsChanged(params.connectionId);
     });
 }

@@ -1,10 +1,11 @@
 /**
  * The broker's side of the tunnel: it calls the MCP servers a panel declared in its session, over
  * that panel's own ACP socket. Dialect A (OpenAB's contract) by default, dialect B (the ACP SDK
- * binding) when asked. Every call is bounded by the contract's 180 s and cancellable.
+ * binding) when asked. Every call is bounded by the contract's 180 s and cancellable; a call the
+ * broker gives up on is cancelled in the panel too (`mcp/cancel`, see tunnel-cancel.ts).
  */
 import { McpOverAcpCaller, type AgentContext } from '@agentclientprotocol/sdk/unstable';
-import { TUNNEL_TIMEOUT_MS } from './limits';
+import { MAX_METHOD_FRAME_BYTES, TUNNEL_TIMEOUT_MS } from './limits';
 
 export interface AcpDeclaration {
   type: 'acp';
@@ -16,20 +17,26 @@ export interface AcpDeclaration {
 export interface McpTool {
   name: string;
   description?: string;
-  inputSchema?: Record<string, unknown>;
+  inputSchema: Record<string, unknown>;
+  [key: string]: unknown;
 }
 
 export interface CallToolResult {
-  content: Array<{ type: string; text?: string; data?: string; mimeType?: string }>;
+  content: Array<{ type: string; text?: string; data?: string; mimeType?: string; [key: string]: unknown }>;
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
+  [key: string]: unknown;
 }
 
 export type Dialect = 'a' | 'b';
 
+/** Why a tunnelled request failed, so callers can tell the model what to do about it. */
+export type TunnelFailure = 'disconnected' | 'timeout' | 'cancelled' | 'too_large' | 'refused';
+
 export class TunnelError extends Error {
   constructor(
     message: string,
+    readonly failure: TunnelFailure,
     readonly code?: number,
   ) {
     super(message);
@@ -39,20 +46,38 @@ export class TunnelError extends Error {
 const caller = new McpOverAcpCaller({ clientInfo: { name: 'tabwright-broker', version: '1' } });
 export const mcpCaller = caller;
 
+/** Room left in a 1 MiB method frame for the JSON-RPC envelope around the params. */
+const ENVELOPE_BYTES = 512;
+
+export interface PanelServerOptions {
+  /** Aborts when the panel's socket closes. */
+  connectionSignal: AbortSignal;
+  timeoutMs?: number;
+}
+
 /** One declared server reached through one panel socket. */
 export class PanelServer {
   #connectionId: Promise<string> | undefined;
-  #tools: McpTool[] | undefined;
+  #knownConnectionId: string | undefined;
+  #tools: Promise<McpTool[]> | undefined;
+  readonly #timeoutMs: number;
 
   constructor(
     private readonly client: AgentContext,
     readonly declaration: AcpDeclaration,
     private readonly dialect: Dialect,
-    private readonly timeoutMs = TUNNEL_TIMEOUT_MS,
-  ) {}
+    private readonly options: PanelServerOptions,
+  ) {
+    this.#timeoutMs = options.timeoutMs ?? TUNNEL_TIMEOUT_MS;
+  }
 
   get name(): string {
     return this.declaration.name;
+  }
+
+  /** Whether a dialect-A connection id belongs to this server (for `list_changed`). */
+  owns(connectionId: string): boolean {
+    return this.#knownConnectionId === connectionId;
   }
 
   /** Forget cached tools (after `notifications/tools/list_changed`). */
@@ -60,9 +85,14 @@ export class PanelServer {
     this.#tools = undefined;
   }
 
-  async tools(signal?: AbortSignal): Promise<McpTool[]> {
-    this.#tools ??= ((await this.request('tools/list', undefined, signal)) as { tools: McpTool[] }).tools;
-    return this.#tools;
+  tools(signal?: AbortSignal): Promise<McpTool[]> {
+    const listing = (this.#tools ??= this.request('tools/list', undefined, signal).then(
+      (result) => (result as { tools?: McpTool[] }).tools ?? [],
+    ));
+    listing.catch(() => {
+      if (this.#tools === listing) this.#tools = undefined;
+    });
+    return listing;
   }
 
   async call(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
@@ -70,68 +100,117 @@ export class PanelServer {
   }
 
   async request(method: string, params: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<unknown> {
-    const deadline = AbortSignal.timeout(this.timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
-    if (this.dialect === 'b') return this.#requestB(method, params, combined);
-    return this.#requestA(method, params, combined);
+    if (this.options.connectionSignal.aborted) throw disconnected();
+    const size = Buffer.byteLength(JSON.stringify(params ?? {}));
+    if (size > MAX_METHOD_FRAME_BYTES - ENVELOPE_BYTES) {
+      throw new TunnelError(
+        `The request is ${size} bytes; the tunnel carries at most 1 MiB per call. Send smaller arguments.`,
+        'too_large',
+      );
+    }
+    const deadline = AbortSignal.timeout(this.#timeoutMs);
+    const combined = AbortSignal.any([deadline, ...(signal ? [signal] : [])]);
+    try {
+      const result =
+        this.dialect === 'b'
+          ? await this.#requestB(method, params, combined)
+          : await this.#requestA(method, params, combined);
+      return withoutResultType(result);
+    } catch (error) {
+      if (this.options.connectionSignal.aborted) throw disconnected();
+      if (deadline.aborted) {
+        throw new TunnelError(
+          `The browser did not answer within ${Math.round(this.#timeoutMs / 1000)} s; the call was cancelled.`,
+          'timeout',
+        );
+      }
+      if (signal?.aborted) throw new TunnelError('The call was cancelled.', 'cancelled');
+      if (error instanceof TunnelError) throw error;
+      const { code, message } = error as { code?: number; message?: string };
+      throw new TunnelError(message ?? String(error), 'refused', code);
+    }
   }
 
   async #requestB(method: string, params: Record<string, unknown> | undefined, signal: AbortSignal): Promise<unknown> {
     const serverId = this.declaration.serverId;
-    if (!serverId) throw new TunnelError(`Server ${this.name} was declared without a serverId`);
+    if (!serverId) throw new TunnelError(`Server ${this.name} was declared without a serverId`, 'refused');
     const outcome = await caller.request(this.client, serverId, method, params ?? {}, { signal });
-    if ('error' in outcome) throw new TunnelError(outcome.error.message, outcome.error.code);
+    if ('error' in outcome) throw new TunnelError(outcome.error.message, 'refused', outcome.error.code);
     return outcome.result;
   }
 
   async #requestA(method: string, params: Record<string, unknown> | undefined, signal: AbortSignal): Promise<unknown> {
-    const connectionId = await this.#connect();
-    const cancel = new AbortController();
-    const onAbort = () => cancel.abort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    try {
-      return await this.client.request(
-        'mcp/message',
-        { connectionId, method, ...(params ? { params } : {}) },
-        { cancellationSignal: cancel.signal, stopWaitingOnCancel: true },
-      );
-    } catch (error) {
-      const { code, message } = error as { code?: number; message?: string };
-      if (signal.aborted)
-        throw new TunnelError(`The tool call was cancelled: ${String(signal.reason?.message ?? signal.reason)}`);
-      throw new TunnelError(message ?? String(error), code);
-    } finally {
-      signal.removeEventListener('abort', onAbort);
-    }
+    const connectionId = await this.#connect(signal);
+    return this.client.request(
+      'mcp/message',
+      { connectionId, method, ...(params ? { params } : {}) },
+      { cancellationSignal: signal, stopWaitingOnCancel: true },
+    );
   }
 
-  #connect(): Promise<string> {
-    this.#connectionId ??= (async () => {
-      const id = this.declaration.id ?? this.declaration.serverId;
-      const { connectionId } = (await this.client.request('mcp/connect', { acpId: id })) as { connectionId: string };
-      await this.client.request('mcp/message', {
-        connectionId,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: { name: 'tabwright-broker', version: '1' },
-        },
+  #connect(signal: AbortSignal): Promise<string> {
+    if (!this.#connectionId) {
+      const opening = (async () => {
+        const bounded = { cancellationSignal: AbortSignal.timeout(this.#timeoutMs), stopWaitingOnCancel: true };
+        const id = this.declaration.id ?? this.declaration.serverId;
+        const { connectionId } = (await this.client.request('mcp/connect', { acpId: id }, bounded)) as {
+          connectionId: string;
+        };
+        await this.client.request(
+          'mcp/message',
+          {
+            connectionId,
+            method: 'initialize',
+            params: {
+              protocolVersion: '2025-06-18',
+              capabilities: {},
+              clientInfo: { name: 'tabwright-broker', version: '1' },
+            },
+          },
+          bounded,
+        );
+        await this.client.notify('mcp/message', { connectionId, method: 'notifications/initialized' });
+        this.#knownConnectionId = connectionId;
+        return connectionId;
+      })();
+      opening.catch(() => {
+        if (this.#connectionId === opening) this.#connectionId = undefined;
       });
-      await this.client.notify('mcp/message', { connectionId, method: 'notifications/initialized' });
-      return connectionId;
-    })();
-    this.#connectionId.catch(() => (this.#connectionId = undefined));
-    return this.#connectionId;
+      this.#connectionId = opening;
+    }
+    const opening = this.#connectionId;
+    // A caller that gives up stops waiting; the connection itself is shared and keeps opening.
+    return new Promise<string>((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      opening.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
   }
 
   async close(): Promise<void> {
     const pending = this.#connectionId;
     this.#connectionId = undefined;
-    if (!pending || this.dialect === 'b') return;
+    this.#knownConnectionId = undefined;
+    this.#tools = undefined;
+    if (!pending || this.dialect === 'b' || this.options.connectionSignal.aborted) return;
     const connectionId = await pending.catch(() => undefined);
-    if (connectionId) await this.client.request('mcp/disconnect', { connectionId }).catch(() => undefined);
+    if (connectionId) {
+      const bounded = { cancellationSignal: AbortSignal.timeout(5_000), stopWaitingOnCancel: true };
+      await this.client.request('mcp/disconnect', { connectionId }, bounded).catch(() => undefined);
+    }
   }
+}
+
+function disconnected(): TunnelError {
+  return new TunnelError('The browser disconnected (the Tabwright panel closed its connection).', 'disconnected');
+}
+
+/** The stateless revision tags results with `resultType`; MCP clients of the older revisions do not expect it. */
+function withoutResultType(result: unknown): unknown {
+  if (typeof result !== 'object' || result === null || !('resultType' in result)) return result;
+  const { resultType: _resultType, ...rest } = result as Record<string, unknown>;
+  return rest;
 }
 
 export function textOf(result: CallToolResult): string {

@@ -1,18 +1,26 @@
 /**
  * The local broker's HTTP server: `GET /acp` upgrades to the ACP WebSocket after the Host,
- * Origin, subprotocol and bearer checks; `GET /` answers plainly so a panel can tell "wrong
- * token" from "nothing listening".
+ * Origin, subprotocol and bearer checks; `/mcp` (and `/mcp/<session>`) serves the attached
+ * panel's tools over Streamable-HTTP MCP after the Host, Origin and bearer-header checks; `GET /`
+ * answers plainly so a panel can tell "wrong token" from "nothing listening".
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { createAcpHost } from './acp-host';
+import { AgentPassthrough } from './agent-passthrough';
+import { demoAgent } from './demo-backend';
+import type { FrontedAgent } from './fronted-agent';
 import { MAX_INBOUND_FRAME_BYTES } from './limits';
+import { McpHttpEndpoint } from './mcp-http';
+import { bridgeCommand } from './mcp-stdio-bridge';
 import type { Dialect } from './panel-tools';
 import { SessionStore } from './sessions';
 import { socketStream } from './socket-stream';
-import { ACP_SUBPROTOCOL, judgeRequest, judgeUpgrade, parseProtocols } from './upgrade-policy';
+import { ToolCatalog } from './tool-catalog';
+import { TunnelCancelTranslator } from './tunnel-cancel';
+import { ACP_SUBPROTOCOL, judgeHttpBearer, judgeRequest, judgeUpgrade, parseProtocols } from './upgrade-policy';
 
 export interface BrokerOptions {
   port?: number;
@@ -24,12 +32,25 @@ export interface BrokerOptions {
   chunkDelayMs?: number;
   version?: string;
   log?: (line: string) => void;
+  /** A stdio ACP agent command to front instead of the demo agent (run through the shell). */
+  agentCommand?: string;
+  /** The working directory agent sessions run in (default: the broker's). */
+  agentCwd?: string;
+  /** Bound on each tunnelled call; the contract's 180 s unless a test shortens it. */
+  tunnelTimeoutMs?: number;
+  /** How long an agent process waits for its panel to come back before it is stopped. */
+  detachedAgentTtlMs?: number;
 }
 
 export interface RunningBroker {
   readonly port: number;
+  /** The panel's broker URL (`ws://…/acp`). */
   readonly url: string;
+  /** The MCP endpoint for MCP clients (`http://…/mcp`). */
+  readonly mcpUrl: string;
   readonly sessions: SessionStore;
+  /** The MCP endpoint bound to one broker session (what a fronted agent is given). */
+  mcpUrlFor(sessionId: string): string;
   /** Drops every panel socket at once, as a network failure would. */
   dropConnections(): void;
   close(): Promise<void>;
@@ -40,24 +61,97 @@ function refuse(socket: Duplex, status: number, reason: string): void {
   socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${reason}\n`);
 }
 
+/** Replaces every occurrence of the token, so nothing relayed to a log can leak it. */
+export function redactor(token: string): (text: string) => string {
+  if (!token) return (text) => text;
+  return (text) => text.split(token).join('***');
+}
+
+/** `/mcp` → '', `/mcp/<id>` → id, anything else → undefined. */
+export function mcpRoute(path: string): string | undefined {
+  if (path === '/mcp' || path === '/mcp/') return '';
+  const match = /^\/mcp\/([\w-]{1,100})\/?$/.exec(path);
+  return match ? match[1] : undefined;
+}
+
 export async function startBroker(options: BrokerOptions): Promise<RunningBroker> {
-  const log = options.log ?? (() => undefined);
+  const redact = redactor(options.token);
+  const log = (line: string) => options.log?.(redact(line));
   const host = options.host ?? '127.0.0.1';
+  const version = options.version ?? '0.0.0';
   const sessions = new SessionStore(options.stateFile);
   const sockets = new Set<WebSocket>();
+  let httpBase = '';
+
+  const latest = new ToolCatalog(() => sessions.latestAttached(), log);
+  const perSession = new Map<string, ToolCatalog>();
+  const catalogFor = (key: string): ToolCatalog | undefined => {
+    if (key === '') return latest;
+    if (!sessions.get(key)) return undefined;
+    let catalog = perSession.get(key);
+    if (!catalog) perSession.set(key, (catalog = new ToolCatalog(() => sessions.get(key), log)));
+    return catalog;
+  };
+  const mcp = new McpHttpEndpoint({ version, catalogFor, log });
+  sessions.onChange((session) => {
+    mcp.toolsChanged(session.id);
+    mcp.toolsChanged('');
+  });
+
+  const agent: FrontedAgent = options.agentCommand
+    ? new AgentPassthrough({
+        command: options.agentCommand,
+        cwd: options.agentCwd ?? process.cwd(),
+        version,
+        sessions,
+        endpointFor: (sessionId) => ({
+          url: `${httpBase}/mcp/${sessionId}`,
+          token: options.token,
+          bridge: bridgeCommand(),
+        }),
+        redact,
+        log,
+        ...(options.detachedAgentTtlMs !== undefined ? { detachedTtlMs: options.detachedAgentTtlMs } : {}),
+      })
+    : demoAgent({ version, chunkDelayMs: options.chunkDelayMs ?? 8 });
+
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: MAX_INBOUND_FRAME_BYTES,
     handleProtocols: (protocols) => (protocols.has(ACP_SUBPROTOCOL) ? ACP_SUBPROTOCOL : false),
   });
 
+  const serveMcp = (request: IncomingMessage, response: ServerResponse, key: string) => {
+    const verdict = judgeHttpBearer(
+      { host: request.headers.host, origin: request.headers.origin, authorization: request.headers.authorization },
+      options.token || undefined,
+      [host],
+    );
+    if (!verdict.ok) {
+      log(`refused an MCP request: ${verdict.reason}`);
+      const headers: Record<string, string> = { 'content-type': 'text/plain' };
+      if (verdict.status === 401) headers['www-authenticate'] = 'Bearer realm="tabwright"';
+      response.writeHead(verdict.status, headers).end(`${verdict.reason}\n`);
+      return;
+    }
+    mcp.handle(request, response, key).catch((error: unknown) => {
+      log(`MCP request failed: ${(error as Error).message}`);
+      if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain' });
+      response.end();
+    });
+  };
+
   const server: Server = createServer((request, response) => {
+    const key = mcpRoute(new URL(request.url ?? '/', 'http://broker').pathname);
+    if (key !== undefined) return serveMcp(request, response, key);
     const verdict = judgeRequest({ host: request.headers.host, origin: request.headers.origin }, [host]);
     if (!verdict.ok) {
       response.writeHead(verdict.status, { 'content-type': 'text/plain' }).end(`${verdict.reason}\n`);
       return;
     }
-    response.writeHead(200, { 'content-type': 'text/plain' }).end('Tabwright broker. Connect a panel to /acp.\n');
+    response
+      .writeHead(200, { 'content-type': 'text/plain' })
+      .end('Tabwright broker. Connect a panel to /acp; MCP clients use /mcp.\n');
   });
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -82,14 +176,15 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       const app = createAcpHost({
         sessions,
         dialect: options.dialect ?? 'a',
-        version: options.version ?? '0.0.0',
-        chunkDelayMs: options.chunkDelayMs ?? 8,
+        agent,
+        ...(options.tunnelTimeoutMs ? { tunnelTimeoutMs: options.tunnelTimeoutMs } : {}),
         log,
       });
-      const connection = app.connect(socketStream(ws, log));
+      const connection = app.connect(socketStream(ws, log, new TunnelCancelTranslator()));
       ws.on('close', (code) => {
         sockets.delete(ws);
         connection.close();
+        sessions.detachAll(connection.client);
         log(`panel disconnected (${code})`);
       });
     });
@@ -100,18 +195,25 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     server.listen(options.port ?? 0, host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
+  const hostInUrl = host.includes(':') ? `[${host}]` : host;
+  httpBase = `http://${hostInUrl}:${port}`;
   return {
     port,
-    url: `ws://${host}:${port}/acp`,
+    url: `ws://${hostInUrl}:${port}/acp`,
+    mcpUrl: `${httpBase}/mcp`,
     sessions,
+    mcpUrlFor: (sessionId) => `${httpBase}/mcp/${sessionId}`,
     dropConnections() {
       for (const ws of sockets) ws.terminate();
     },
     async close() {
       for (const ws of sockets) ws.terminate();
       wss.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
+      await Promise.all([mcp.close(), agent.close()]);
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
     },
   };
 }

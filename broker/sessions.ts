@@ -2,31 +2,49 @@
  * Sessions outlive sockets: a panel that reconnects resumes its session, and a prompt re-sent
  * with a client message id the broker has seen is not delivered to the agent again. With a state
  * file, sessions and delivered ids also survive a broker restart.
+ *
+ * A session is *attached* while a panel socket is bound to it; its tool servers are that panel's
+ * declared MCP servers. Listeners hear about every attach, detach and tool-list change, which is
+ * what `/mcp` turns into `notifications/tools/list_changed`.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { AgentContext, PromptResponse } from '@agentclientprotocol/sdk/unstable';
-import type { AcpDeclaration } from './panel-tools';
+import type { AcpDeclaration, PanelServer } from './panel-tools';
 
 export interface BrokerSession {
   readonly id: string;
   declared: AcpDeclaration[];
   /** The panel socket currently bound to this session. */
   client: AgentContext | undefined;
+  /** The declared servers, reached through `client`; empty while detached. */
+  servers: PanelServer[];
+  /** Order of the latest attach, so `/mcp` can follow the panel that attached last. */
+  attachedAt: number;
+  /** The browser-tools server's name as last seen (tool names are prefixed with it). */
+  browserName: string | undefined;
   /** Client message ids already delivered, with the answer once the turn ended. */
   readonly delivered: Map<string, Promise<PromptResponse>>;
   turn: AbortController | undefined;
   /** Every user prompt delivered to the agent, in order (what the agent has been told). */
   readonly received: string[];
+  /** The fronted agent's own id for this session, when it is a separate process. */
+  agentSessionId: string | undefined;
 }
 
 interface StoredSession {
   id: string;
   delivered: string[];
   received: string[];
+  agentSessionId?: string;
+  browserName?: string;
 }
+
+export type SessionListener = (session: BrokerSession) => void;
 
 export class SessionStore {
   readonly #sessions = new Map<string, BrokerSession>();
+  readonly #listeners = new Set<SessionListener>();
+  #attachCount = 0;
 
   constructor(private readonly stateFile?: string) {
     if (stateFile && existsSync(stateFile)) {
@@ -36,13 +54,26 @@ export class SessionStore {
         // A turn that was running when the broker stopped counts as delivered: never run it twice.
         for (const id of entry.delivered) session.delivered.set(id, Promise.resolve({ stopReason: 'end_turn' }));
         session.received.push(...entry.received);
+        session.agentSessionId = entry.agentSessionId;
+        session.browserName = entry.browserName;
         this.#sessions.set(entry.id, session);
       }
     }
   }
 
   #blank(id: string): BrokerSession {
-    return { id, declared: [], client: undefined, delivered: new Map(), turn: undefined, received: [] };
+    return {
+      id,
+      declared: [],
+      client: undefined,
+      servers: [],
+      attachedAt: 0,
+      browserName: undefined,
+      delivered: new Map(),
+      turn: undefined,
+      received: [],
+      agentSessionId: undefined,
+    };
   }
 
   create(id: string): BrokerSession {
@@ -60,12 +91,64 @@ export class SessionStore {
     return [...this.#sessions.values()];
   }
 
+  /** Binds a panel socket and its declared servers to the session, replacing any earlier binding. */
+  attach(session: BrokerSession, client: AgentContext, declared: AcpDeclaration[], servers: PanelServer[]): void {
+    for (const server of session.servers) void server.close();
+    session.declared = declared;
+    session.client = client;
+    session.servers = servers;
+    session.attachedAt = ++this.#attachCount;
+    this.changed(session);
+  }
+
+  /** Drops a session that never got going (its agent failed to start it). */
+  forget(id: string): void {
+    const session = this.#sessions.get(id);
+    if (!session) return;
+    for (const server of session.servers) void server.close();
+    this.#sessions.delete(id);
+    this.save();
+  }
+
+  /** The socket is gone: every session it was bound to keeps its state but loses its tools. */
+  detachAll(client: AgentContext): BrokerSession[] {
+    const detached = this.all().filter((session) => session.client === client);
+    for (const session of detached) {
+      for (const server of session.servers) void server.close();
+      session.client = undefined;
+      session.servers = [];
+      this.changed(session);
+    }
+    return detached;
+  }
+
+  /** The attached session that attached last, if any panel is attached. */
+  latestAttached(): BrokerSession | undefined {
+    let latest: BrokerSession | undefined;
+    for (const session of this.#sessions.values()) {
+      if (session.client && (!latest || session.attachedAt > latest.attachedAt)) latest = session;
+    }
+    return latest;
+  }
+
+  onChange(listener: SessionListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Tells listeners the session's tools changed (attach, detach, or the panel's `list_changed`). */
+  changed(session: BrokerSession): void {
+    for (const listener of this.#listeners) listener(session);
+  }
+
   save(): void {
     if (!this.stateFile) return;
     const stored: StoredSession[] = this.all().map((s) => ({
       id: s.id,
       delivered: [...s.delivered.keys()],
       received: s.received,
+      ...(s.agentSessionId ? { agentSessionId: s.agentSessionId } : {}),
+      ...(s.browserName ? { browserName: s.browserName } : {}),
     }));
     const temporary = `${this.stateFile}.tmp`;
     writeFileSync(temporary, JSON.stringify(stored));

@@ -6,6 +6,7 @@
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import type { WebSocket } from 'ws';
 import { MAX_METHOD_FRAME_BYTES } from './limits';
+import type { TunnelCancelTranslator } from './tunnel-cancel';
 
 type Json = Record<string, unknown>;
 
@@ -14,7 +15,11 @@ function errorFrame(id: unknown, code: number, message: string): string {
   return JSON.stringify({ jsonrpc: '2.0', id: safeId, error: { code, message } });
 }
 
-export function socketStream(socket: WebSocket, log: (line: string) => void = () => undefined): Stream {
+export function socketStream(
+  socket: WebSocket,
+  log: (line: string) => void = () => undefined,
+  cancels?: TunnelCancelTranslator,
+): Stream {
   const send = (text: string) => {
     if (socket.readyState === socket.OPEN) socket.send(text);
   };
@@ -48,6 +53,7 @@ export function socketStream(socket: WebSocket, log: (line: string) => void = ()
         if (!('method' in message) && !('id' in message)) {
           return send(errorFrame(null, -32600, 'Invalid request: neither a call nor a response'));
         }
+        cancels?.inbound(message as AnyMessage);
         controller.enqueue(message as AnyMessage);
       });
       socket.on('close', () => {
@@ -65,7 +71,7 @@ export function socketStream(socket: WebSocket, log: (line: string) => void = ()
   });
   const writable = new WritableStream<AnyMessage>({
     write(message) {
-      send(JSON.stringify(message));
+      send(JSON.stringify(cancels ? cancels.outbound(message) : message));
     },
     close() {
       socket.close();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgeUpgrade, parseProtocols } from './upgrade-policy';
+import { judgeHttpBearer, judgeUpgrade, parseProtocols } from './upgrade-policy';
 
 const ok = { host: '127.0.0.1:8765', origin: 'chrome-extension://abc', protocols: ['openab.bearer.t0k', 'acp.v1'] };
 
@@ -31,5 +31,26 @@ describe('judgeUpgrade', () => {
   it('parses the header', () => {
     expect(parseProtocols('a, b ,c')).toEqual(['a', 'b', 'c']);
     expect(parseProtocols(undefined)).toEqual([]);
+  });
+});
+
+describe('judgeHttpBearer', () => {
+  const http = { host: '127.0.0.1:8765', origin: undefined, authorization: 'Bearer t0k' };
+  it('admits a program with the right bearer header', () => {
+    expect(judgeHttpBearer(http, 't0k')).toEqual({ ok: true });
+    expect(judgeHttpBearer({ ...http, authorization: 'bearer   t0k' }, 't0k')).toEqual({ ok: true });
+  });
+  it('refuses a wrong, missing or malformed header', () => {
+    expect(judgeHttpBearer({ ...http, authorization: 'Bearer nope' }, 't0k')).toMatchObject({ status: 401 });
+    expect(judgeHttpBearer({ ...http, authorization: undefined }, 't0k')).toMatchObject({ status: 401 });
+    expect(judgeHttpBearer({ ...http, authorization: 'Basic t0k' }, 't0k')).toMatchObject({ status: 401 });
+    expect(judgeHttpBearer({ ...http, authorization: 'Bearer t0k extra' }, 't0k')).toMatchObject({ status: 401 });
+  });
+  it('checks Host and Origin before the token', () => {
+    expect(judgeHttpBearer({ ...http, origin: 'http://evil.example' }, 't0k')).toMatchObject({ status: 403 });
+    expect(judgeHttpBearer({ ...http, host: 'evil.example' }, 't0k')).toMatchObject({ status: 403 });
+  });
+  it('needs no header when no token is set', () => {
+    expect(judgeHttpBearer({ ...http, authorization: undefined }, undefined)).toEqual({ ok: true });
   });
 });

@@ -58,6 +58,21 @@ export function judgeUpgrade(
   return { ok: true };
 }
 
+/** `/mcp` takes the token the way HTTP MCP clients send one: `Authorization: Bearer <token>`. */
+export function judgeHttpBearer(
+  facts: RequestFacts & { authorization: string | undefined },
+  token: string | undefined,
+  extraHosts: readonly string[] = [],
+): Verdict {
+  const base = judgeRequest(facts, extraHosts);
+  if (!base.ok || !token) return base;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(facts.authorization ?? '');
+  if (!match || !tokensMatch(token, match[1]!)) {
+    return { ok: false, status: 401, reason: 'Missing or wrong bearer token (send Authorization: Bearer <token>)' };
+  }
+  return { ok: true };
+}
+
 export function parseProtocols(header: string | string[] | undefined): string[] {
   const text = Array.isArray(header) ? header.join(',') : (header ?? '');
   return text

@@ -1,0 +1,133 @@
+/**
+ * One stdio ACP agent process: the user's command run through the shell in its own process group
+ * (so `npx some-agent` and whatever it starts go down together), ACP over its stdin/stdout as
+ * newline-delimited JSON, and its stderr relayed to the broker's log with secrets masked.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Readable, Writable } from 'node:stream';
+import { ndJsonStream, type ClientApp, type ClientConnection } from '@agentclientprotocol/sdk/unstable';
+
+export interface AgentProcessOptions {
+  command: string;
+  cwd: string;
+  /** The client side the broker presents to the agent. */
+  client: ClientApp;
+  /** Masks secrets (the broker token) in anything relayed to the log. */
+  redact(text: string): string;
+  log(line: string): void;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface ExitStatus {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+const STDERR_TAIL_LINES = 12;
+const KILL_GRACE_MS = 3_000;
+
+export class AgentProcess {
+  readonly connection: ClientConnection;
+  readonly exited: Promise<ExitStatus>;
+  readonly #child: ChildProcess;
+  readonly #tail: string[] = [];
+  #exit: ExitStatus | undefined;
+  #spawnError: Error | undefined;
+
+  constructor(private readonly options: AgentProcessOptions) {
+    this.#child = spawn(options.command, {
+      shell: true,
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
+    const child = this.#child;
+    this.exited = new Promise((resolve) => {
+      child.once('exit', (code, signal) => {
+        this.#exit = { code, signal };
+        resolve(this.#exit);
+      });
+      child.once('error', (error) => {
+        this.#spawnError = error;
+        this.#exit ??= { code: null, signal: null };
+        resolve(this.#exit);
+      });
+    });
+    child.stdin!.on('error', () => undefined);
+    this.#relayStderr();
+    const stream = ndJsonStream(
+      Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>,
+      Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>,
+    );
+    this.connection = options.client.connect(stream);
+    void this.exited.then(() => this.connection.close(new Error(this.describeExit())));
+  }
+
+  get pid(): number | undefined {
+    return this.#child.pid;
+  }
+
+  get alive(): boolean {
+    return this.#exit === undefined;
+  }
+
+  #relayStderr(): void {
+    let partial = '';
+    this.#child.stderr!.setEncoding('utf8');
+    this.#child.stderr!.on('data', (chunk: string) => {
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) this.#remember(line);
+      if (partial.length > 4_096) {
+        this.#remember(partial);
+        partial = '';
+      }
+    });
+    this.#child.stderr!.on('end', () => partial && this.#remember(partial));
+  }
+
+  #remember(raw: string): void {
+    const line = this.options.redact(raw.replace(/\r$/, '')).slice(0, 2_000);
+    if (!line.trim()) return;
+    this.#tail.push(line);
+    if (this.#tail.length > STDERR_TAIL_LINES) this.#tail.shift();
+    this.options.log(`agent: ${line}`);
+  }
+
+  /** How the process ended, with the last lines it wrote to stderr, for error messages. */
+  describeExit(): string {
+    if (this.#spawnError) return `The agent command could not be started: ${this.#spawnError.message}`;
+    const status = this.#exit;
+    const how = !status
+      ? 'is still running'
+      : status.signal
+        ? `was stopped by ${status.signal}`
+        : `exited with code ${String(status.code)}`;
+    const tail = this.#tail.slice(-3).join(' | ');
+    return `The agent process ${how}${tail ? ` (stderr: ${tail})` : ''}.`;
+  }
+
+  /**
+   * Ends the whole process group: SIGTERM, then SIGKILL for whatever is left once the shell is
+   * gone or the grace period ran out (an agent's own children may ignore SIGTERM).
+   */
+  async kill(): Promise<void> {
+    if (!this.alive) return;
+    this.#signal('SIGTERM');
+    await Promise.race([this.exited, new Promise((resolve) => setTimeout(resolve, KILL_GRACE_MS).unref())]);
+    this.#signal('SIGKILL');
+    await this.exited;
+  }
+
+  #signal(signal: NodeJS.Signals): void {
+    const pid = this.#child.pid;
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // The group is already empty.
+      if (this.alive) this.#child.kill(signal);
+    }
+  }
+}

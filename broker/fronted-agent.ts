@@ -1,0 +1,32 @@
+/**
+ * What stands behind the broker's `/acp`: the built-in demo agent, or a real agent process the
+ * broker relays to. The panel-facing side (acp-host.ts) owns the handshake, sessions, prompt
+ * de-duplication and the tunnel; a fronted agent only answers for the agent itself.
+ */
+import type {
+  ContentBlock,
+  Implementation,
+  InitializeRequest,
+  PromptCapabilities,
+  PromptResponse,
+} from '@agentclientprotocol/sdk/unstable';
+import type { BrokerSession } from './sessions';
+
+export interface AgentIdentity {
+  agentInfo: Implementation;
+  promptCapabilities: PromptCapabilities;
+}
+
+export interface FrontedAgent {
+  /** Who the panel is talking to, for its `initialize`; may start the agent to find out. */
+  describe(request: InitializeRequest): Promise<AgentIdentity>;
+  /** A new session: the agent opens its side of it. The session is already attached. */
+  start(session: BrokerSession): Promise<void>;
+  /** A session the panel resumes or loads: the agent must still hold it, restarting if it has to. */
+  restore(session: BrokerSession): Promise<void>;
+  /** One turn; `signal` aborts when the panel cancels it. */
+  prompt(session: BrokerSession, prompt: ContentBlock[], signal: AbortSignal): Promise<PromptResponse>;
+  /** Forget a session that failed to start. */
+  discard(session: BrokerSession): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,165 @@
+/**
+ * `/mcp`: the panel's tools as a normal Streamable-HTTP MCP server, for any MCP client and for
+ * agents the broker fronts. Built on `@modelcontextprotocol/sdk` (revisions 2025-06-18 and
+ * 2025-11-25); each client session gets its own SDK server and transport. Every call goes through
+ * the panel's tunnel, so act mode, the allowlist and confirmations apply there as for any agent.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, isInitializeRequest, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { BROWSER_INSTRUCTIONS } from '../src/mcp-server/browser-server';
+import { MAX_HTTP_BODY_BYTES, MAX_MCP_HTTP_SESSIONS } from './limits';
+import type { ToolCatalog } from './tool-catalog';
+
+export const MCP_REVISIONS = ['2025-11-25', '2025-06-18'] as const;
+
+/** The revision to answer with: the client's when we serve it, else our newest (the client decides). */
+export function negotiateRevision(requested: unknown): string {
+  return (MCP_REVISIONS as readonly unknown[]).includes(requested) ? (requested as string) : MCP_REVISIONS[0];
+}
+
+interface ClientSession {
+  readonly server: Server;
+  readonly transport: StreamableHTTPServerTransport;
+  /** Which catalog the session was opened on ('' for `/mcp`, a broker session id for `/mcp/<id>`). */
+  readonly catalogKey: string;
+  lastUsed: number;
+}
+
+export interface McpHttpOptions {
+  version: string;
+  /** The catalog behind `/mcp` (key '') or `/mcp/<broker session id>`; undefined when there is none. */
+  catalogFor(key: string): ToolCatalog | undefined;
+  log(line: string): void;
+  maxSessions?: number;
+}
+
+function jsonRpcError(response: ServerResponse, status: number, code: number, message: string): void {
+  response
+    .writeHead(status, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
+}
+
+async function readBody(request: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+export class McpHttpEndpoint {
+  readonly #sessions = new Map<string, ClientSession>();
+
+  constructor(private readonly options: McpHttpOptions) {}
+
+  get openSessions(): number {
+    return this.#sessions.size;
+  }
+
+  /** Serves one request whose path was `/mcp` (key '') or `/mcp/<key>`; the caller checked Host, Origin and token. */
+  async handle(request: IncomingMessage, response: ServerResponse, key: string): Promise<void> {
+    const catalog = this.options.catalogFor(key);
+    if (!catalog) return jsonRpcError(response, 404, -32001, `No broker session ${key}`);
+    const sessionHeader = request.headers['mcp-session-id'];
+    const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
+    const existing = sessionId ? this.#sessions.get(sessionId) : undefined;
+    if (sessionId && (!existing || existing.catalogKey !== key)) {
+      return jsonRpcError(response, 404, -32001, 'Session not found: initialize again');
+    }
+
+    if (request.method === 'GET' || request.method === 'DELETE') {
+      if (!existing) return jsonRpcError(response, 400, -32000, 'Bad request: no Mcp-Session-Id header');
+      existing.lastUsed = Date.now();
+      return existing.transport.handleRequest(request, response);
+    }
+    if (request.method !== 'POST') {
+      response.writeHead(405, { allow: 'GET, POST, DELETE' }).end();
+      return;
+    }
+
+    const raw = await readBody(request, MAX_HTTP_BODY_BYTES);
+    if (!raw) return jsonRpcError(response, 413, -32600, 'Request too large: one MCP message may be at most 1 MiB');
+    let body: unknown;
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      return jsonRpcError(response, 400, -32700, 'Parse error: the body is not JSON');
+    }
+    if (existing) {
+      existing.lastUsed = Date.now();
+      return existing.transport.handleRequest(request, response, body);
+    }
+    if (!isInitializeRequest(body)) {
+      return jsonRpcError(response, 400, -32000, 'Bad request: send initialize first (no Mcp-Session-Id header)');
+    }
+    body.params.protocolVersion = negotiateRevision(body.params.protocolVersion);
+    const session = await this.#open(key, catalog);
+    await session.transport.handleRequest(request, response, body);
+  }
+
+  async #open(catalogKey: string, catalog: ToolCatalog): Promise<ClientSession> {
+    await this.#makeRoom();
+    const server = new Server(
+      { name: 'tabwright-broker', title: 'Tabwright (local broker)', version: this.options.version },
+      {
+        capabilities: { tools: { listChanged: true } },
+        instructions: BROWSER_INSTRUCTIONS,
+        debouncedNotificationMethods: ['notifications/tools/list_changed'],
+      },
+    );
+    server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => ({
+      tools: await catalog.list(extra.signal),
+    }));
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) =>
+      catalog.call(request.params.name, request.params.arguments ?? {}, extra.signal),
+    );
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        this.#sessions.set(id, session);
+        this.options.log(`MCP client connected to /mcp${catalogKey ? `/${catalogKey.slice(0, 8)}…` : ''}`);
+      },
+      onsessionclosed: (id) => void this.#drop(id),
+    });
+    const session: ClientSession = { server, transport, catalogKey, lastUsed: Date.now() };
+    transport.onclose = () => {
+      for (const [id, entry] of this.#sessions) if (entry === session) this.#sessions.delete(id);
+    };
+    await server.connect(transport);
+    return session;
+  }
+
+  /** Clients that never say goodbye would pile up: past the cap, the least recently used one goes. */
+  async #makeRoom(): Promise<void> {
+    const max = this.options.maxSessions ?? MAX_MCP_HTTP_SESSIONS;
+    while (this.#sessions.size >= max) {
+      const [oldest] = [...this.#sessions].sort(([, a], [, b]) => a.lastUsed - b.lastUsed);
+      if (!oldest) return;
+      await this.#drop(oldest[0]);
+    }
+  }
+
+  async #drop(id: string): Promise<void> {
+    const session = this.#sessions.get(id);
+    if (!session) return;
+    this.#sessions.delete(id);
+    await session.server.close().catch(() => undefined);
+  }
+
+  /** Tells the clients of one catalog that its tool list changed. */
+  toolsChanged(catalogKey: string): void {
+    for (const session of this.#sessions.values()) {
+      if (session.catalogKey === catalogKey) void session.server.sendToolListChanged().catch(() => undefined);
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.#sessions.keys()].map((id) => this.#drop(id)));
+  }
+}
