@@ -1,65 +1,39 @@
 /**
- * The conversation as data: what the user said, what each agent answered (streamed), tool calls,
- * permission requests, confirmations and notices. Views subscribe to changes; nothing here
- * touches the DOM.
+ * The conversation as data: what the user said, what each agent answered (streamed, in the order
+ * it happened: text, thoughts, tool calls, plans, permission requests), and notices. Views
+ * subscribe to changes; nothing here touches the DOM, so it is tested in Node and stored as history.
  */
-import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk/unstable';
+import type { PermissionPrompt } from '../acp/permissions';
+import { jsonPreview } from './chat-content';
+import type {
+  AgentItem,
+  ChatChange,
+  ChatItem,
+  NoticeItem,
+  NoticeSeverity,
+  Segment,
+  SegmentFields,
+  SegmentOf,
+  UserItem,
+} from './chat-types';
+import { applySessionUpdate, type ReplyOps } from './reply-updates';
 
-export interface UserItem {
-  kind: 'user';
-  id: string;
-  at: number;
-  text: string;
-  to: string[];
-  queued: boolean;
-}
-
-export interface ToolCallView {
-  id: string;
-  title: string;
-  status: string;
-  text: string;
-}
-
-export interface AgentItem {
-  kind: 'agent';
-  id: string;
-  at: number;
-  agentId: string;
-  agentName: string;
-  text: string;
-  thought: string;
-  toolCalls: ToolCallView[];
-  plan: Array<{ content: string; status: string }>;
-  done: boolean;
-  stopReason?: string;
-  error?: string;
-}
-
-export interface NoticeItem {
-  kind: 'notice';
-  id: string;
-  at: number;
-  text: string;
-  agentId?: string;
-}
-
-export type ChatItem = UserItem | AgentItem | NoticeItem;
-
-export type ChatChange =
-  | { type: 'added'; item: ChatItem }
-  | { type: 'text'; item: AgentItem; delta: string }
-  | { type: 'updated'; item: ChatItem }
-  | { type: 'cleared' };
+export type { AgentItem, ChatChange, ChatItem, NoticeItem, Segment, UserItem } from './chat-types';
 
 export class ChatModel {
   readonly items: ChatItem[] = [];
   readonly #listeners = new Set<(change: ChatChange) => void>();
-  /** The agent item being streamed, per agent. */
+  /** The agent message being streamed, per agent. */
   readonly #open = new Map<string, AgentItem>();
+  /** Answer functions of permission requests still waiting, by segment id. */
+  readonly #prompts = new Map<string, PermissionPrompt>();
   #seq = 0;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly prefix = Date.now().toString(36),
+  ) {}
 
   subscribe(listener: (change: ChatChange) => void): () => void {
     this.#listeners.add(listener);
@@ -70,42 +44,74 @@ export class ChatModel {
     for (const listener of this.#listeners) listener(change);
   }
 
+  #id(kind: string): string {
+    return `${kind}-${this.prefix}-${++this.#seq}`;
+  }
+
   #add<T extends ChatItem>(item: T): T {
     this.items.push(item);
     this.#emit({ type: 'added', item });
     return item;
   }
 
-  addUser(text: string, to: string[], id = `u${++this.#seq}`): UserItem {
-    return this.#add({ kind: 'user', id, at: this.now(), text, to, queued: true });
+  addUser(text: string, to: string[], id = this.#id('u')): UserItem {
+    return this.#add({ kind: 'user', id, at: this.now(), text, to: [...to], pending: [...to] });
   }
 
-  markSent(ids: readonly string[]): void {
+  /** The agent's turn for these messages has started: they are no longer queued for it. */
+  markSent(agentId: string, ids: readonly string[]): void {
     for (const item of this.items) {
-      if (item.kind === 'user' && item.queued && ids.includes(item.id)) {
-        item.queued = false;
-        this.#emit({ type: 'updated', item });
-      }
+      if (item.kind !== 'user' || !ids.includes(item.id) || !item.pending.includes(agentId)) continue;
+      item.pending = item.pending.filter((id) => id !== agentId);
+      this.#emit({ type: 'updated', item });
     }
   }
 
-  notice(text: string, agentId?: string): NoticeItem {
-    return this.#add({ kind: 'notice', id: `n${++this.#seq}`, at: this.now(), text, ...(agentId ? { agentId } : {}) });
+  /** Messages typed here that some agent has not sent yet, oldest first. */
+  queued(): UserItem[] {
+    return this.items.filter((item): item is UserItem => item.kind === 'user' && item.pending.length > 0);
+  }
+
+  notice(text: string, agentId?: string, severity: NoticeSeverity = 'info', detail?: string): NoticeItem {
+    return this.#add({
+      kind: 'notice',
+      id: this.#id('n'),
+      at: this.now(),
+      text,
+      severity,
+      ...(detail ? { detail } : {}),
+      ...(agentId ? { agentId } : {}),
+    });
+  }
+
+  /** Whether the transcript holds anything from this agent (a restored history, for instance). */
+  hasItemsFrom(agentId: string): boolean {
+    return this.items.some((item) => item.kind === 'agent' && item.agentId === agentId);
+  }
+
+  lastUser(): UserItem | undefined {
+    for (let i = this.items.length - 1; i >= 0; i--) {
+      const item = this.items[i]!;
+      if (item.kind === 'user' && !item.replayedBy) return item;
+    }
+    return undefined;
+  }
+
+  /** The agent started answering: its message appears at once, so the user sees it working. */
+  startTurn(agentId: string, agentName: string): AgentItem {
+    return this.#agentItem(agentId, agentName);
   }
 
   #agentItem(agentId: string, agentName: string): AgentItem {
     let item = this.#open.get(agentId);
     if (!item) {
-      item = this.#add({
+      item = this.#add<AgentItem>({
         kind: 'agent',
-        id: `a${++this.#seq}`,
+        id: this.#id('a'),
         at: this.now(),
         agentId,
         agentName,
-        text: '',
-        thought: '',
-        toolCalls: [],
-        plan: [],
+        segments: [],
         done: false,
       });
       this.#open.set(agentId, item);
@@ -113,80 +119,135 @@ export class ChatModel {
     return item;
   }
 
-  applyUpdate(agentId: string, agentName: string, update: SessionUpdate): void {
-    switch (update.sessionUpdate) {
-      case 'agent_message_chunk': {
-        if (update.content.type !== 'text') return;
-        const item = this.#agentItem(agentId, agentName);
-        item.text += update.content.text;
-        this.#emit({ type: 'text', item, delta: update.content.text });
-        return;
-      }
-      case 'agent_thought_chunk': {
-        if (update.content.type !== 'text') return;
-        const item = this.#agentItem(agentId, agentName);
-        item.thought += update.content.text;
-        this.#emit({ type: 'updated', item });
-        return;
-      }
-      case 'tool_call': {
-        const item = this.#agentItem(agentId, agentName);
-        item.toolCalls.push({
-          id: update.toolCallId,
-          title: update.title,
-          status: update.status ?? 'pending',
-          text: '',
-        });
-        this.#emit({ type: 'updated', item });
-        return;
-      }
-      case 'tool_call_update': {
-        const item = this.#agentItem(agentId, agentName);
-        const call = item.toolCalls.find((candidate) => candidate.id === update.toolCallId);
-        if (!call) return;
-        if (update.status) call.status = update.status;
-        if (update.title) call.title = update.title;
-        const text = (update.content ?? [])
-          .map((block) => (block.type === 'content' && block.content.type === 'text' ? block.content.text : ''))
-          .join('\n');
-        if (text) call.text = text;
-        this.#emit({ type: 'updated', item });
-        return;
-      }
-      case 'plan': {
-        const item = this.#agentItem(agentId, agentName);
-        item.plan = update.entries.map((entry) => ({ content: entry.content, status: entry.status }));
-        this.#emit({ type: 'updated', item });
-        return;
-      }
-      default:
-        return;
-    }
+  #segment<K extends Segment['kind']>(item: AgentItem, kind: K, fields: SegmentFields<K>): SegmentOf<K> {
+    const segment = { kind, id: this.#id('s'), ...fields } as SegmentOf<K>;
+    item.segments.push(segment);
+    this.#emit({ type: 'segment', item, segment });
+    return segment;
   }
 
-  endTurn(agentId: string, outcome: { stopReason: string } | { error: string }): void {
-    const item = this.#open.get(agentId);
-    this.#open.delete(agentId);
-    if ('error' in outcome) {
-      if (item) {
-        item.error = outcome.error;
-        item.done = true;
-        this.#emit({ type: 'updated', item });
-      } else {
-        this.notice(outcome.error, agentId);
-      }
+  #findSegment<K extends Segment['kind']>(kind: K, match: (segment: SegmentOf<K>) => boolean) {
+    for (let i = this.items.length - 1; i >= 0; i--) {
+      const item = this.items[i]!;
+      if (item.kind !== 'agent') continue;
+      const segment = item.segments.find((s): s is SegmentOf<K> => s.kind === kind && match(s as SegmentOf<K>));
+      if (segment) return { item, segment };
+    }
+    return undefined;
+  }
+
+  applyUpdate(agentId: string, agentName: string, update: SessionUpdate): void {
+    applySessionUpdate(this.#ops(agentId, agentName), update);
+  }
+
+  #ops(agentId: string, agentName: string): ReplyOps {
+    return {
+      open: () => this.#agentItem(agentId, agentName),
+      add: (item, kind, fields) => this.#segment(item, kind, fields),
+      changed: (item, segment) => this.#emit({ type: 'segment', item, segment }),
+      appended: (item, segment, delta) => this.#emit({ type: 'text', item, segment, delta }),
+      removed: (item, segment) => {
+        item.segments = item.segments.filter((candidate) => candidate !== segment);
+        this.#emit({ type: 'segment-removed', item, segment });
+      },
+      find: (kind, match) => this.#findSegment(kind, match),
+      notice: (text, severity, detail) => void this.notice(`${agentName}: ${text}`, agentId, severity, detail),
+      replayedUser: (text) => this.#replayedUser(agentId, agentName, text),
+    };
+  }
+
+  #replayedUser(agentId: string, agentName: string, text: string): void {
+    const last = this.items.at(-1);
+    if (last?.kind === 'user' && last.replayedBy === agentName) {
+      last.text += text;
+      this.#emit({ type: 'updated', item: last });
       return;
     }
-    if (item) {
-      item.done = true;
-      item.stopReason = outcome.stopReason;
-      this.#emit({ type: 'updated', item });
-    }
+    this.#open.delete(agentId);
+    this.#add<UserItem>({
+      kind: 'user',
+      id: this.#id('u'),
+      at: this.now(),
+      text,
+      to: [agentId],
+      pending: [],
+      replayedBy: agentName,
+    });
   }
 
+  /** A permission request from an agent, shown inline where the agent is in its reply. */
+  permission(agentId: string, agentName: string, prompt: PermissionPrompt): void {
+    const request = prompt.request;
+    const segment = this.#segment(this.#agentItem(agentId, agentName), 'permission', {
+      title: request.toolCall.title ?? prompt.tool,
+      ...(request.toolCall.toolCallId ? { toolCallId: request.toolCall.toolCallId } : {}),
+      ...(request.toolCall.rawInput !== undefined ? { input: jsonPreview(request.toolCall.rawInput) } : {}),
+      options: request.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
+    });
+    const owner = this.#open.get(agentId)!;
+    this.#prompts.set(segment.id, prompt);
+    void prompt.settled.then((response) => {
+      this.#prompts.delete(segment.id);
+      const outcome = response.outcome;
+      const option =
+        outcome.outcome === 'selected' ? segment.options.find((o) => o.optionId === outcome.optionId) : undefined;
+      segment.outcome = option
+        ? { chosen: option.name, optionId: option.optionId, kind: option.kind }
+        : { cancelled: true };
+      this.#emit({ type: 'segment', item: owner, segment });
+    });
+  }
+
+  /** Answers a pending permission request shown in the transcript. */
+  answerPermission(segmentId: string, optionId: string | null): void {
+    this.#prompts.get(segmentId)?.answer(optionId);
+  }
+
+  isAwaitingAnswer(segmentId: string): boolean {
+    return this.#prompts.has(segmentId);
+  }
+
+  endTurn(agentId: string, outcome: { stopReason: StopReason | string } | { error: string }): void {
+    const item = this.#open.get(agentId);
+    this.#open.delete(agentId);
+    if (!item) {
+      if ('error' in outcome) this.notice(outcome.error, agentId, 'error');
+      return;
+    }
+    item.done = true;
+    if ('error' in outcome) item.error = outcome.error;
+    else item.stopReason = outcome.stopReason;
+    this.#emit({ type: 'updated', item });
+  }
+
+  /** Whether an agent's reply is streaming right now. */
+  isStreaming(agentId: string): boolean {
+    return this.#open.has(agentId);
+  }
+
+  /** Clears the screen; sessions go on, and messages not sent yet stay so nothing typed is lost. */
   clear(): void {
+    const keep = this.queued();
     this.items.length = 0;
+    this.items.push(...keep);
     this.#open.clear();
-    this.#emit({ type: 'cleared' });
+    this.#emit({ type: 'reset' });
+  }
+
+  /** Replaces the transcript with stored items (the panel reopened). */
+  restore(items: ChatItem[]): void {
+    this.items.length = 0;
+    for (const item of items) {
+      if (item.kind === 'agent') {
+        // A reply cut off by the panel closing ends here; its turn is not coming back to this page.
+        item.done = true;
+        for (const segment of item.segments) {
+          if (segment.kind === 'permission' && !segment.outcome) segment.outcome = { cancelled: true };
+        }
+      }
+      this.items.push(item);
+    }
+    this.#open.clear();
+    this.#emit({ type: 'reset' });
   }
 }

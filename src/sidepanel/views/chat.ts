@@ -1,5 +1,6 @@
 /** The transcript: user messages on the right, agents on the left, streamed as they arrive. */
 import type { AgentItem, ChatChange, ChatItem, ChatModel } from '../chat-model';
+import { messageText } from '../chat-types';
 import { clear, h } from '../dom';
 import { t } from '../i18n';
 
@@ -21,15 +22,9 @@ export class ChatView {
   }
 
   #apply(change: ChatChange): void {
-    if (change.type === 'cleared') {
+    if (change.type === 'reset') {
       clear(this.root);
       this.#nodes.clear();
-      return;
-    }
-    if (change.type === 'text') {
-      const body = this.#nodes.get(change.item.id)?.querySelector('.body');
-      if (body) body.append(change.delta);
-      this.#scroll();
       return;
     }
     this.#render(change.item);
@@ -55,7 +50,7 @@ export class ChatView {
             {},
             h('span', { className: 'who' }, t('you')),
             h('time', {}, time(item.at)),
-            item.queued ? h('span', { className: 'queued' }, t('queued')) : null,
+            item.pending.length ? h('span', { className: 'queued' }, t('queued')) : null,
           ),
           h('div', { className: 'body' }, item.text),
         );
@@ -67,12 +62,13 @@ export class ChatView {
   }
 
   #agent(item: AgentItem): HTMLElement {
-    const tools = item.toolCalls.map((call) =>
+    const calls = item.segments.flatMap((s) => (s.kind === 'tool' ? [s.call] : []));
+    const tools = calls.map((call) =>
       h(
         'details',
         { className: `tool-call status-${call.status}` },
         h('summary', {}, `${call.title} — ${call.status}`),
-        h('pre', {}, call.text),
+        h('pre', {}, call.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n')),
       ),
     );
     return h(
@@ -80,7 +76,7 @@ export class ChatView {
       { className: `message agent${item.done ? ' done' : ''}`, 'data-id': item.id, 'data-agent': item.agentId },
       h('header', {}, h('span', { className: 'who' }, item.agentName), h('time', {}, time(item.at))),
       ...tools,
-      h('div', { className: 'body' }, item.text),
+      h('div', { className: 'body' }, messageText(item)),
       item.error ? h('p', { className: 'error', role: 'alert' }, item.error) : null,
     );
   }

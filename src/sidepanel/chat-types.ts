@@ -1,0 +1,127 @@
+/**
+ * The transcript's data shapes. Everything here is plain data, so the transcript can be stored as
+ * history and restored as it was; live objects (a pending permission's answer function) are kept
+ * beside it by the model.
+ */
+import type { PlanEntryPriority, PlanEntryStatus, ToolCallStatus, ToolKind } from '@agentclientprotocol/sdk/unstable';
+
+export interface UserItem {
+  kind: 'user';
+  id: string;
+  at: number;
+  text: string;
+  /** The agents the message was addressed to. */
+  to: string[];
+  /** Agents that have not sent it yet: while any remain, the message is queued. */
+  pending: string[];
+  /** Replayed by an agent while it loaded a session, rather than typed here. */
+  replayedBy?: string;
+}
+
+/** Non-text content: a raster image (inline data), a link, an embedded resource, audio. */
+export type MediaView =
+  | { type: 'image'; mimeType: string; data: string }
+  | { type: 'audio'; mimeType: string; bytes: number }
+  | { type: 'link'; uri: string; name: string; description?: string }
+  | { type: 'resource'; uri: string; mimeType?: string; text?: string };
+
+export type ToolContentView =
+  | { type: 'text'; text: string }
+  | { type: 'diff'; path: string; oldText?: string; newText: string }
+  | { type: 'terminal'; terminalId: string }
+  | { type: 'media'; media: MediaView };
+
+export interface ToolCallView {
+  id: string;
+  title: string;
+  kind?: ToolKind;
+  status: ToolCallStatus;
+  content: ToolContentView[];
+  locations: Array<{ path: string; line?: number }>;
+  /** Arguments and raw result as pretty JSON, capped. */
+  input?: string;
+  output?: string;
+}
+
+export interface PlanEntryView {
+  content: string;
+  status: PlanEntryStatus;
+  priority?: PlanEntryPriority;
+}
+
+export interface PermissionOptionView {
+  optionId: string;
+  name: string;
+  kind: string;
+}
+
+export type PermissionOutcome = { chosen: string; optionId: string; kind: string } | { cancelled: true };
+
+export type Segment =
+  | { kind: 'text'; id: string; text: string; messageId?: string }
+  | { kind: 'thought'; id: string; text: string }
+  | { kind: 'media'; id: string; media: MediaView }
+  | { kind: 'tool'; id: string; call: ToolCallView }
+  | { kind: 'plan'; id: string; planId?: string; entries: PlanEntryView[]; markdown?: string; uri?: string }
+  | {
+      kind: 'permission';
+      id: string;
+      title: string;
+      toolCallId?: string;
+      input?: string;
+      options: PermissionOptionView[];
+      outcome?: PermissionOutcome;
+    }
+  | { kind: 'compaction'; id: string; compactionId: string; status: string; summary: string; error?: string }
+  | { kind: 'subagent'; id: string; sessionId: string; title?: string; description?: string; state?: string }
+  | { kind: 'relay'; id: string; messageId: string; text: string };
+
+export type SegmentOf<K extends Segment['kind']> = Extract<Segment, { kind: K }>;
+export type SegmentFields<K extends Segment['kind']> = Omit<SegmentOf<K>, 'kind' | 'id'>;
+
+export interface AgentItem {
+  kind: 'agent';
+  id: string;
+  at: number;
+  agentId: string;
+  agentName: string;
+  segments: Segment[];
+  done: boolean;
+  stopReason?: string;
+  error?: string;
+}
+
+export type NoticeSeverity = 'info' | 'warning' | 'error';
+
+export interface NoticeItem {
+  kind: 'notice';
+  id: string;
+  at: number;
+  text: string;
+  detail?: string;
+  severity: NoticeSeverity;
+  agentId?: string;
+}
+
+export type ChatItem = UserItem | AgentItem | NoticeItem;
+
+export type ChatChange =
+  | { type: 'added'; item: ChatItem }
+  /** A segment was added to, or changed inside, an agent message. */
+  | { type: 'segment'; item: AgentItem; segment: Segment }
+  /** Streamed text was appended to a text, thought or relay segment. */
+  | { type: 'text'; item: AgentItem; segment: Segment; delta: string }
+  | { type: 'segment-removed'; item: AgentItem; segment: Segment }
+  /** Item-level fields changed: queued state, done, stop reason, error. */
+  | { type: 'updated'; item: ChatItem }
+  | { type: 'removed'; item: ChatItem }
+  /** The whole transcript was replaced (cleared or restored). */
+  | { type: 'reset' };
+
+/** The text of an agent message, as the user would copy it. */
+export function messageText(item: AgentItem): string {
+  return item.segments
+    .filter((segment): segment is Extract<Segment, { kind: 'text' }> => segment.kind === 'text')
+    .map((segment) => segment.text)
+    .join('\n\n');
+}

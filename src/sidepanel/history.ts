@@ -1,0 +1,195 @@
+/**
+ * The transcript of each window, kept in `chrome.storage.local` so closing and reopening the panel
+ * brings it back (the sessions themselves resume through `SessionIdStore`). Bounded by item count
+ * and size, oldest dropped first. Messages not sent yet and the unsent draft are kept too, so
+ * nothing typed is lost. Stored data is versioned and validated; what cannot be read is reported.
+ */
+import { z } from 'zod';
+import type { StorageArea } from '../shared/stores';
+import type { ChatModel } from './chat-model';
+import type { ChatItem } from './chat-types';
+import { t } from './i18n';
+
+export const HISTORY_VERSION = 1;
+
+export interface HistoryLimits {
+  maxItems: number;
+  /** Upper bound on the stored JSON, in characters. */
+  maxChars: number;
+  /** Longest text kept for any one segment or message. */
+  maxTextChars: number;
+  /** Histories of windows not seen for this long are deleted. */
+  maxAgeMs: number;
+}
+
+export const DEFAULT_HISTORY_LIMITS: HistoryLimits = {
+  maxItems: 400,
+  maxChars: 2_000_000,
+  maxTextChars: 200_000,
+  maxAgeMs: 30 * 24 * 3600 * 1000,
+};
+
+const base = { id: z.string(), at: z.number() };
+const StoredSegment = z.looseObject({ kind: z.string(), id: z.string() });
+const StoredItem = z.discriminatedUnion('kind', [
+  z.looseObject({
+    kind: z.literal('user'),
+    ...base,
+    text: z.string(),
+    to: z.array(z.string()),
+    pending: z.array(z.string()),
+  }),
+  z.looseObject({
+    kind: z.literal('agent'),
+    ...base,
+    agentId: z.string(),
+    agentName: z.string(),
+    segments: z.array(StoredSegment),
+    done: z.boolean(),
+  }),
+  z.looseObject({ kind: z.literal('notice'), ...base, text: z.string(), severity: z.string() }),
+]);
+const StoredHistory = z.object({
+  version: z.literal(HISTORY_VERSION),
+  savedAt: z.number(),
+  items: z.array(z.unknown()),
+  draft: z.string().default(''),
+});
+
+export interface LoadedHistory {
+  items: ChatItem[];
+  draft: string;
+  problem?: string;
+}
+
+const INDEX_KEY = 'history:index';
+
+export class HistoryStore {
+  readonly #key: string;
+
+  constructor(
+    private readonly area: StorageArea,
+    private readonly windowId: number,
+    private readonly limits: HistoryLimits = DEFAULT_HISTORY_LIMITS,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.#key = `history:${windowId}`;
+  }
+
+  async load(): Promise<LoadedHistory> {
+    await this.#prune();
+    const { [this.#key]: stored } = await this.area.get([this.#key]);
+    if (stored === undefined) return { items: [], draft: '' };
+    const parsed = StoredHistory.safeParse(stored);
+    if (!parsed.success) {
+      const version = (stored as { version?: unknown } | null)?.version;
+      const newer = typeof version === 'number' && version > HISTORY_VERSION;
+      return { items: [], draft: '', problem: newer ? t('historyNewer') : t('historyUnreadable') };
+    }
+    const items: ChatItem[] = [];
+    let dropped = 0;
+    for (const raw of parsed.data.items) {
+      const item = StoredItem.safeParse(raw);
+      if (item.success) items.push(item.data as unknown as ChatItem);
+      else dropped++;
+    }
+    return { items, draft: parsed.data.draft, ...(dropped ? { problem: t('historyDropped', String(dropped)) } : {}) };
+  }
+
+  async save(items: readonly ChatItem[], draft: string): Promise<void> {
+    const savedAt = this.now();
+    const value = { version: HISTORY_VERSION, savedAt, items: boundHistory(items, this.limits), draft };
+    const { [INDEX_KEY]: index } = await this.area.get([INDEX_KEY]);
+    await this.area.set({ [this.#key]: value, [INDEX_KEY]: { ...asIndex(index), [this.windowId]: savedAt } });
+  }
+
+  /** Forgets histories of windows unseen for longer than the age limit. */
+  async #prune(): Promise<void> {
+    const { [INDEX_KEY]: stored } = await this.area.get([INDEX_KEY]);
+    const index = asIndex(stored);
+    const cutoff = this.now() - this.limits.maxAgeMs;
+    const old = Object.keys(index).filter((id) => index[id]! < cutoff && id !== String(this.windowId));
+    if (old.length === 0) return;
+    await this.area.remove(old.map((id) => `history:${id}`));
+    for (const id of old) delete index[id];
+    await this.area.set({ [INDEX_KEY]: index });
+  }
+}
+
+function asIndex(value: unknown): Record<string, number> {
+  if (typeof value !== 'object' || value === null) return {};
+  return Object.fromEntries(Object.entries(value).filter(([, at]) => typeof at === 'number')) as Record<string, number>;
+}
+
+/**
+ * The newest items that fit the limits. Long texts are cut (with a note), images too big to keep
+ * are dropped from the stored copy; the live transcript is not touched.
+ */
+export function boundHistory(items: readonly ChatItem[], limits: HistoryLimits): ChatItem[] {
+  const kept: ChatItem[] = [];
+  let chars = 0;
+  // Messages still queued are kept whatever their age: they have not been delivered yet.
+  const queued = new Set(items.filter((i) => i.kind === 'user' && i.pending.length > 0).map((i) => i.id));
+  for (let index = items.length - 1; index >= 0; index--) {
+    const item = compact(items[index]!, limits.maxTextChars);
+    const size = JSON.stringify(item).length;
+    const fits = kept.length < limits.maxItems && chars + size <= limits.maxChars;
+    if (!fits && !queued.has(item.id)) continue;
+    kept.push(item);
+    chars += size;
+  }
+  return kept.reverse();
+}
+
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}\n\n${t('historyCut')}`;
+}
+
+function compact(item: ChatItem, max: number): ChatItem {
+  if (item.kind === 'user') return item.text.length > max ? { ...item, text: cut(item.text, max) } : item;
+  if (item.kind !== 'agent') return item;
+  const segments = item.segments.flatMap((segment) => {
+    if (segment.kind === 'media' && segment.media.type === 'image' && segment.media.data.length > max) return [];
+    if ('text' in segment && typeof segment.text === 'string' && segment.text.length > max) {
+      return [{ ...segment, text: cut(segment.text, max) }];
+    }
+    return [segment];
+  });
+  return { ...item, segments };
+}
+
+/**
+ * Saves the transcript shortly after it changes (a streamed reply saves a few times a second at
+ * most, not per chunk) and at once when a message is typed or a turn ends.
+ */
+export function recordHistory(
+  chat: ChatModel,
+  store: HistoryStore,
+  draft: () => string,
+  delayMs = 400,
+): { flush(): Promise<void>; changed(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let writing: Promise<void> = Promise.resolve();
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    writing = writing
+      .then(() => store.save(chat.items, draft()))
+      .catch((error: unknown) => {
+        console.warn('Tabwright: could not save the chat history', error);
+      });
+    return writing;
+  };
+  const changed = () => {
+    timer ??= setTimeout(() => void flush(), delayMs);
+  };
+  chat.subscribe((change) => {
+    const urgent =
+      change.type === 'reset' ||
+      (change.type === 'added' && change.item.kind === 'user') ||
+      (change.type === 'updated' && change.item.kind !== 'notice');
+    if (urgent) void flush();
+    else changed();
+  });
+  return { flush, changed };
+}
