@@ -1,0 +1,7 @@
+/** The connectors bundled with Tabwright, one file each, listed once here. */
+import type { Connector } from '../sdk';
+import dokuwiki from './dokuwiki';
+import fossil from './fossil';
+import redmine from './redmine';
+
+export const builtinConnectors: readonly Connector[] = [fossil, redmine, dokuwiki];

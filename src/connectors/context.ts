@@ -1,0 +1,188 @@
+/**
+ * The `ctx` a connector tool gets, built over a narrow port to the connector's own tab. Everything
+ * here is pure: the port (implemented over `chrome.tabs` and `chrome.scripting` in
+ * src/platform/connector-tabs.ts) opens, navigates and runs functions; this decides what to run,
+ * keeps every request on the connector's site, and turns sign-in pages into AuthExpiredError.
+ */
+import { normaliseFieldMap, type ExtractedRecord, type FieldMap } from './fields';
+import {
+  extractInPage,
+  fetchInPage,
+  pageStateInPage,
+  waitInPage,
+  type InPageResult,
+  type PageFetchResponse,
+} from './in-page';
+import { AuthExpiredError, ConnectorError, type ConnectorContext, type SignedOutSigns } from './sdk';
+import { resolveOnSite } from './sites';
+
+/** The connector's own background tab, as the SDK sees it. */
+export interface ConnectorTabPort {
+  /** The connector's tab, opened in the background at `url` when it has none (or it was closed). */
+  acquire(connectorId: string, url: string, signal: AbortSignal): Promise<number>;
+  /** Loads `url` and resolves once it finished loading (bounded); returns the final URL. */
+  navigate(tabId: number, url: string, signal: AbortSignal): Promise<string>;
+  /** Runs a self-contained function in the tab's top frame and returns its (awaited) result. */
+  run<Args extends unknown[], R>(
+    tabId: number,
+    fn: (...args: Args) => R,
+    args: Args,
+    signal: AbortSignal,
+  ): Promise<Awaited<R>>;
+}
+
+export interface ContextOptions {
+  connectorId: string;
+  connectorName: string;
+  site: string;
+  auth: SignedOutSigns | undefined;
+  port: ConnectorTabPort;
+  signal: AbortSignal;
+  log(message: string): void;
+  /** Default wait for selectors and loads. */
+  timeoutMs?: number;
+}
+
+export const DEFAULT_WAIT_MS = 10_000;
+const FETCH_MAX_CHARS = 1_000_000;
+
+export function signedOutMessage(name: string, signInUrl: string): string {
+  return `You are signed out of ${name}. Ask the user to sign in to ${name} at ${signInUrl}, then call the tool again.`;
+}
+
+export function signInUrl(site: string, auth: SignedOutSigns | undefined): string {
+  return resolveOnSite(site, auth?.signInPath ?? auth?.loginPath ?? '').href;
+}
+
+function unwrap<T>(result: InPageResult<T> | undefined, what: string): T {
+  if (!result) throw new ConnectorError(`The page gave no answer to ${what} (it may have navigated).`);
+  if (!result.ok) throw new ConnectorError(result.error);
+  return result.value;
+}
+
+export function createConnectorContext(o: ContextOptions): ConnectorContext {
+  const siteOrigin = new URL(o.site).origin;
+  const waitMs = o.timeoutMs ?? DEFAULT_WAIT_MS;
+  let tab: Promise<number> | undefined;
+  const tabId = () => {
+    tab ??= o.port.acquire(o.connectorId, o.site, o.signal);
+    tab.catch(() => (tab = undefined));
+    return tab;
+  };
+  const authError = () => new AuthExpiredError(signedOutMessage(o.connectorName, signInUrl(o.site, o.auth)));
+
+  /** Throws AuthExpiredError when the tab shows the site's sign-in page (or left the site for one). */
+  const checkSignedIn = async (id: number) => {
+    const state = await o.port.run(id, pageStateInPage, [o.auth?.loginSelector ?? null], o.signal);
+    let url: URL;
+    try {
+      url = new URL(state.url);
+    } catch {
+      throw new ConnectorError(`The ${o.connectorName} tab shows no web page.`);
+    }
+    const loginPath = o.auth?.loginPath ? resolveOnSite(o.site, o.auth.loginPath).pathname : undefined;
+    if (state.signedOut || (loginPath && url.origin === siteOrigin && url.pathname.startsWith(loginPath))) {
+      throw authError();
+    }
+    // A redirect to another origin (single sign-on) means the session is gone too.
+    if (url.origin !== siteOrigin) throw authError();
+  };
+
+  const ctx: ConnectorContext = {
+    signal: o.signal,
+    site: o.site,
+    async navigate(path, options = {}) {
+      let url: URL;
+      try {
+        url = resolveOnSite(o.site, path);
+      } catch (error) {
+        throw new ConnectorError(`Connectors stay on their site: ${(error as Error).message}`);
+      }
+      const id = await tabId();
+      o.log(`navigate ${url.pathname}${url.search}`);
+      await o.port.navigate(id, url.href, o.signal);
+      await checkSignedIn(id);
+      if (options.waitFor) await ctx.waitFor(options.waitFor, { timeoutMs: options.timeoutMs ?? waitMs });
+    },
+    async waitFor(selector, options = {}) {
+      const id = await tabId();
+      const found = unwrap(
+        await o.port.run(id, waitInPage, [selector, options.timeoutMs ?? waitMs, options.gone ?? false], o.signal),
+        `wait for ${selector}`,
+      );
+      if (found) return;
+      await checkSignedIn(id);
+      throw new ConnectorError(
+        `${options.gone ? 'Still showing' : 'Did not find'} ${selector} on ${o.connectorName} after ${Math.round((options.timeoutMs ?? waitMs) / 1000)} s; the page may have changed.`,
+      );
+    },
+    async extractRows(rowSelector, fields, options = {}) {
+      const id = await tabId();
+      return unwrap(
+        await o.port.run(
+          id,
+          extractInPage,
+          [{ rows: rowSelector, fields: normaliseFieldMap(fields), ...options }],
+          o.signal,
+        ),
+        'extract rows',
+      );
+    },
+    async extractFields(fields: FieldMap): Promise<ExtractedRecord> {
+      const id = await tabId();
+      const [record] = unwrap(
+        await o.port.run(id, extractInPage, [{ fields: normaliseFieldMap(fields) }], o.signal),
+        'extract fields',
+      );
+      return record ?? {};
+    },
+    async evaluate<Args extends unknown[], R>(fn: (...args: Args) => R, ...args: Args): Promise<Awaited<R>> {
+      const id = await tabId();
+      return o.port.run(id, fn, args, o.signal);
+    },
+    async fetch(path, options = {}): Promise<PageFetchResponse> {
+      let url: URL;
+      try {
+        url = resolveOnSite(o.site, path);
+      } catch (error) {
+        throw new ConnectorError(`Connectors only fetch from their site: ${(error as Error).message}`);
+      }
+      const id = await tabId();
+      o.log(`${options.method ?? 'GET'} ${url.pathname}${url.search}`);
+      const response = unwrap(
+        await o.port.run(
+          id,
+          fetchInPage,
+          [
+            {
+              url: url.href,
+              method: options.method ?? 'GET',
+              ...(options.form ? { form: options.form } : {}),
+              ...(options.headers ? { headers: options.headers } : {}),
+              ...(options.body !== undefined ? { body: options.body } : {}),
+              maxChars: options.maxChars ?? FETCH_MAX_CHARS,
+            },
+          ],
+          o.signal,
+        ),
+        `fetch ${url.pathname}`,
+      );
+      const landed = new URL(response.url || url.href);
+      const loginPath = o.auth?.loginPath ? resolveOnSite(o.site, o.auth.loginPath).pathname : undefined;
+      if (
+        response.status === 401 ||
+        landed.origin !== siteOrigin ||
+        (loginPath && landed.pathname.startsWith(loginPath))
+      ) {
+        throw authError();
+      }
+      return response;
+    },
+    async url() {
+      const id = await tabId();
+      return (await o.port.run(id, pageStateInPage, [null], o.signal)).url;
+    },
+    log: o.log,
+  };
+  return ctx;
+}

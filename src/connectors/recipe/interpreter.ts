@@ -1,0 +1,125 @@
+/**
+ * The fixed interpreter that turns a recipe into a connector: each tool's input is built from its
+ * declared parameters, and its steps run one after another through the same `ctx` code
+ * connectors use. Nothing a recipe says is evaluated as code.
+ */
+import { z } from 'zod';
+import {
+  defineConnector,
+  type Connector,
+  type ConnectorContext,
+  type ConnectorResult,
+  type ConnectorTool,
+} from '../sdk';
+import type { Recipe, RecipeParam, RecipeStep, RecipeTool } from './schema';
+
+function paramSchema(param: RecipeParam): z.ZodType {
+  let schema: z.ZodType;
+  if (param.type === 'string') {
+    let text: z.ZodType = param.enum
+      ? z.enum(param.enum as [string, ...string[]])
+      : z.string().max(param.maxLength ?? 2000);
+    if (param.pattern && text instanceof z.ZodString) text = text.regex(new RegExp(param.pattern));
+    schema = text;
+  } else if (param.type === 'integer') {
+    let number = z.number().int();
+    if (param.minimum !== undefined) number = number.min(param.minimum);
+    if (param.maximum !== undefined) number = number.max(param.maximum);
+    schema = number;
+  } else {
+    schema = z.boolean();
+  }
+  if (param.default !== undefined) schema = (schema as z.ZodString).default(param.default as never);
+  else if (param.optional) schema = schema.optional();
+  return schema.describe(param.description);
+}
+
+export function recipeInput(tool: RecipeTool): z.ZodObject {
+  return z.object(Object.fromEntries(Object.entries(tool.input).map(([name, param]) => [name, paramSchema(param)])));
+}
+
+/** `{name}` → the argument, URL-encoded; a missing optional argument is empty. */
+export function fillPath(path: string, args: Record<string, unknown>): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = args[name];
+    return value === undefined || value === null ? '' : encodeURIComponent(String(value));
+  });
+}
+
+async function runStep(
+  step: RecipeStep,
+  args: Record<string, unknown>,
+  ctx: ConnectorContext,
+  out: Record<string, unknown>,
+) {
+  switch (step.step) {
+    case 'navigate':
+      return ctx.navigate(fillPath(step.path, args), {
+        ...(step.waitFor ? { waitFor: step.waitFor } : {}),
+        ...(step.timeoutMs ? { timeoutMs: step.timeoutMs } : {}),
+      });
+    case 'wait':
+      return ctx.waitFor(step.selector, {
+        ...(step.gone ? { gone: true } : {}),
+        ...(step.timeoutMs ? { timeoutMs: step.timeoutMs } : {}),
+      });
+    case 'extract-rows': {
+      const limit = typeof step.limit === 'string' ? Number(args[step.limit.slice(1, -1)]) : step.limit;
+      out[step.into] = await ctx.extractRows(step.rows, step.fields, {
+        ...(limit && Number.isFinite(limit) ? { limit } : {}),
+        ...(step.within ? { within: step.within } : {}),
+      });
+      return;
+    }
+    case 'extract-fields':
+      out[step.into] = await ctx.extractFields(step.fields);
+      return;
+  }
+}
+
+export async function runRecipeTool(
+  tool: RecipeTool,
+  args: Record<string, unknown>,
+  ctx: ConnectorContext,
+): Promise<ConnectorResult> {
+  const data: Record<string, unknown> = {};
+  for (const step of tool.steps) {
+    if (ctx.signal.aborted) throw ctx.signal.reason;
+    await runStep(step, args, ctx, data);
+  }
+  return { data };
+}
+
+export function recipeToConnector(recipe: Recipe): Connector {
+  const tools: Record<string, ConnectorTool> = {};
+  for (const [name, tool] of Object.entries(recipe.tools)) {
+    tools[name] = {
+      description: recipe.tested ? tool.description : `${tool.description} (recipe not tested against a live site)`,
+      input: recipeInput(tool),
+      destructive: tool.destructive,
+      run: (args, ctx) => runRecipeTool(tool, args, ctx),
+    };
+  }
+  return defineConnector({
+    id: recipe.id,
+    name: recipe.name,
+    version: recipe.version,
+    ...(recipe.summary ? { summary: recipe.summary } : {}),
+    matches: recipe.matches,
+    ...(recipe.auth ? { auth: recipe.auth } : {}),
+    tools,
+    tested: recipe.tested,
+    kind: 'recipe',
+    async healthCheck(ctx) {
+      if (!recipe.health) {
+        await ctx.navigate('');
+        return true;
+      }
+      await ctx.navigate(recipe.health.path);
+      const { signedIn } = await ctx.extractFields({
+        signedIn: { selector: recipe.health.signedInSelector, pick: 'exists' },
+      });
+      return signedIn === true;
+    },
+  });
+}

@@ -1,0 +1,85 @@
+/**
+ * Reading a recipe the user pasted or picked: JSON first, then the schema, then what the schema
+ * cannot say (every `{param}` is declared, result keys are unique). Every problem is reported
+ * with where it is, so the user can fix the document.
+ */
+import type { z } from 'zod';
+import { Recipe, type RecipeTool } from './schema';
+
+export type RecipeCheck = { ok: true; recipe: Recipe } | { ok: false; errors: string[] };
+
+export const MAX_RECIPE_BYTES = 256 * 1024;
+
+function where(path: readonly PropertyKey[]): string {
+  return path.reduce<string>(
+    (text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key)),
+    '',
+  );
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const at = where(issue.path);
+  if (issue.code === 'unrecognized_keys') return `${at || '(top level)'}: unknown key(s) ${issue.keys.join(', ')}`;
+  if (issue.code === 'invalid_union' && 'note' in issue && issue.note === 'No matching discriminator') {
+    return `${at}: unknown kind; expected one of the documented kinds`;
+  }
+  return `${at || '(top level)'}: ${issue.message}`;
+}
+
+const PLACEHOLDER = /\{(\w+)\}/g;
+
+function crossChecks(recipe: Recipe): string[] {
+  const errors: string[] = [];
+  for (const [name, tool] of Object.entries(recipe.tools) as Array<[string, RecipeTool]>) {
+    const seen = new Set<string>();
+    tool.steps.forEach((step, index) => {
+      const at = `tools.${name}.steps[${index}]`;
+      if (step.step === 'navigate') {
+        for (const [, param] of step.path.matchAll(PLACEHOLDER)) {
+          if (!(param! in tool.input)) errors.push(`${at}.path: {${param}} is not an input of ${name}`);
+        }
+      }
+      if (step.step === 'extract-rows' && typeof step.limit === 'string') {
+        const param = step.limit.slice(1, -1);
+        if (tool.input[param]?.type !== 'integer') {
+          errors.push(`${at}.limit: {${param}} must name an integer input of ${name}`);
+        }
+      }
+      if (step.step === 'extract-rows' || step.step === 'extract-fields') {
+        if (seen.has(step.into)) errors.push(`${at}.into: "${step.into}" is used by an earlier step`);
+        seen.add(step.into);
+      }
+    });
+    if (seen.size === 0) errors.push(`tools.${name}.steps: no extract step, so the tool would return nothing`);
+    for (const [param, spec] of Object.entries(tool.input)) {
+      if (spec.type === 'string' && spec.pattern !== undefined) {
+        try {
+          new RegExp(spec.pattern);
+        } catch {
+          errors.push(`tools.${name}.input.${param}.pattern: not a valid regular expression`);
+        }
+      }
+    }
+  }
+  return errors;
+}
+
+export function checkRecipe(value: unknown): RecipeCheck {
+  const parsed = Recipe.safeParse(value);
+  if (!parsed.success) return { ok: false, errors: parsed.error.issues.map(describeIssue) };
+  const errors = crossChecks(parsed.data);
+  return errors.length ? { ok: false, errors } : { ok: true, recipe: parsed.data };
+}
+
+export function parseRecipeText(text: string): RecipeCheck {
+  if (new TextEncoder().encode(text).length > MAX_RECIPE_BYTES) {
+    return { ok: false, errors: [`The recipe is larger than ${MAX_RECIPE_BYTES / 1024} KiB.`] };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, errors: [`Not valid JSON: ${(error as Error).message}`] };
+  }
+  return checkRecipe(value);
+}
