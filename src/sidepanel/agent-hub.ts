@@ -129,11 +129,7 @@ export class AgentHub {
           if (note) this.o.chat.notice(`${runtime.profile.name}: ${note}`, profile.id);
           else if (how !== 'session/new') this.#changed();
         },
-        turnStarted: (batch) =>
-          this.o.chat.markSent(
-            profile.id,
-            batch.messages.map((m) => m.id),
-          ),
+        turnStarted: (batch) => this.o.chat.markSent(batch.messages.map((m) => m.id)),
         update: (update) => this.o.chat.applyUpdate(profile.id, runtime.profile.name, update),
         turnEnded: (_batch, outcome) => {
           this.o.chat.endTurn(profile.id, outcome);

@@ -19,6 +19,7 @@ import { ChatModel } from './chat-model';
 import { chromeArea } from './chrome-area';
 import { h } from './dom';
 import { localise, t } from './i18n';
+import { startConnectors } from './panel-connectors';
 import { chromeHasAllUrls, chromeHasHostPermission, createPanelGates } from './panel-gates';
 import { agentForm, type NewAgent } from './views/agent-form';
 import { ChatView, composer } from './views/chat';
@@ -76,6 +77,17 @@ export async function startPanel(): Promise<void> {
   const grants = new SessionGrants();
   const version = chrome.runtime.getManifest().version;
   const browserServers = new Map<string, ToolServer>();
+  const connectors = await startConnectors({
+    windowId,
+    version,
+    local,
+    gates,
+    grants,
+    settings: () => settings,
+    saveSettings,
+    promptsRoot,
+    notice: (text) => chat.notice(text),
+  });
 
   const hub = new AgentHub({
     windowId,
@@ -90,7 +102,8 @@ export async function startPanel(): Promise<void> {
     clock: systemClock,
     mintId: () => crypto.randomUUID(),
     serversFor: (profile) => {
-      if (!profile.browserAccess || profile.hiddenServers.includes(profile.serverName)) return [];
+      if (!profile.browserAccess || profile.hiddenServers.includes(profile.serverName))
+        return connectors.serversFor(profile, 0);
       const key = `${profile.id}:${profile.serverName}`;
       let server = browserServers.get(key);
       if (!server) {
@@ -107,7 +120,7 @@ export async function startPanel(): Promise<void> {
         });
         browserServers.set(key, server);
       }
-      return [{ key: 'browser', server }];
+      return [{ key: 'browser', server }, ...connectors.serversFor(profile)];
     },
     rememberServerId: (agentId, key, id) => {
       const agents = settings.agents.map((a) =>
@@ -116,6 +129,9 @@ export async function startPanel(): Promise<void> {
       void saveSettings({ ...settings, agents });
     },
     onPermission: (agent, prompt) => tray.permission(agent.name, prompt),
+  });
+  connectors.onServersChange((change) => {
+    if (change.kind === 'tools') hub.announceListChanged(`connector:${change.connectorId}`);
   });
 
   const addAgent = async (input: NewAgent) => {
@@ -187,7 +203,7 @@ export async function startPanel(): Promise<void> {
       );
       return;
     }
-    main.replaceChildren(showingSettings ? settingsPanel() : chatSection);
+    main.replaceChildren(...(showingSettings ? [settingsPanel(), connectors.section()] : [chatSection]));
   };
 
   document.getElementById('open-settings')!.addEventListener('click', () => {

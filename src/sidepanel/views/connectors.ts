@@ -1,0 +1,191 @@
+/**
+ * Settings → Connectors: each connector with its switch, status in words, sites and health check,
+ * plus recipe import (paste or file) with the document's problems listed. Also the sign-in prompt
+ * shown when a connector finds the user signed out.
+ */
+import { describeStatus } from '../../connectors/health';
+import type { ConnectorHub } from '../../connectors/hub';
+import type { Connector } from '../../connectors/sdk';
+import { h } from '../dom';
+import { t } from '../i18n';
+
+function connectorCard(hub: ConnectorHub, connector: Connector, rerender: () => void): HTMLElement {
+  const settings = hub.settingsOf(connector.id);
+  const status = hub.health.status(connector.id);
+  const id = `connector-${connector.id}`;
+  const enable = h('input', { type: 'checkbox', id: `${id}-enabled`, checked: settings.enabled });
+  enable.addEventListener('change', () => void hub.setEnabled(connector.id, enable.checked).then(rerender));
+
+  const siteInput = h('input', {
+    type: 'text',
+    id: `${id}-site`,
+    placeholder: 'https://tickets.example.com/',
+    autocomplete: 'off',
+  });
+  const siteError = h('p', { className: 'field-error', role: 'alert', id: `${id}-site-error` });
+  siteInput.setAttribute('aria-describedby', siteError.id);
+  const siteForm = h(
+    'form',
+    { className: 'inline-form' },
+    h('label', { for: siteInput.id }, t('connectorSite', connector.name)),
+    siteInput,
+    h('button', { type: 'submit' }, t('addConnectorSite', connector.name)),
+    siteError,
+  );
+  siteForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void hub.addSite(connector.id, siteInput.value).then((problem) => {
+      if (problem) siteError.textContent = problem;
+      else rerender();
+    });
+  });
+
+  const sites = h('ul', { 'aria-label': t('connectorSites', connector.name) });
+  for (const site of settings.sites) {
+    sites.append(
+      h(
+        'li',
+        {},
+        h('span', {}, site),
+        h(
+          'button',
+          {
+            type: 'button',
+            'aria-label': t('removeConnectorSite', site, connector.name),
+            onclick: () => void hub.removeSite(connector.id, site).then(rerender),
+          },
+          '✕',
+        ),
+      ),
+    );
+  }
+  const site = hub.site(connector);
+  const statusLine = h(
+    'p',
+    { className: `connector-status ${status.state}`, id: `${id}-status`, role: 'status' },
+    t('connectorStatus', connector.name, describeStatus(status)),
+  );
+  if (status.state === 'signed-out' && status.signInUrl) {
+    statusLine.append(
+      ' ',
+      h('a', { href: status.signInUrl, target: '_blank', rel: 'noopener' }, t('signInTo', connector.name)),
+    );
+  }
+  return h(
+    'article',
+    { className: 'connector', 'aria-labelledby': `${id}-name` },
+    h('h4', { id: `${id}-name` }, connector.name, ' ', h('span', { className: 'hint' }, `(${connector.id})`)),
+    connector.summary ? h('p', { className: 'hint' }, connector.summary) : null,
+    connector.kind === 'recipe'
+      ? h('p', { className: 'hint recipe-label' }, connector.tested ? t('recipeTested') : t('recipeUntested'))
+      : null,
+    h(
+      'div',
+      { className: 'field checkbox' },
+      enable,
+      h('label', { for: enable.id }, t('enableConnector', connector.name)),
+    ),
+    statusLine,
+    site ? null : h('p', { className: 'hint' }, t('connectorNeedsSite')),
+    sites,
+    siteForm,
+    h(
+      'div',
+      { className: 'actions' },
+      h(
+        'button',
+        { type: 'button', onclick: () => void hub.health.check(connector).then(rerender) },
+        t('checkConnector', connector.name),
+      ),
+      connector.kind === 'recipe'
+        ? h(
+            'button',
+            { type: 'button', className: 'danger', onclick: () => void hub.removeRecipe(connector.id).then(rerender) },
+            t('removeRecipe', connector.name),
+          )
+        : null,
+    ),
+  );
+}
+
+function recipeImport(hub: ConnectorHub, rerender: () => void): HTMLElement {
+  const text = h('textarea', { id: 'recipe-json', rows: 6, spellcheck: 'false' });
+  const file = h('input', { type: 'file', id: 'recipe-file', accept: 'application/json,.json' });
+  const problems = h('ul', { className: 'field-error', role: 'alert', 'aria-label': t('recipeProblems') });
+  const done = h('p', { role: 'status', className: 'hint' });
+  const importText = async (json: string) => {
+    problems.replaceChildren();
+    done.textContent = '';
+    const result = await hub.importRecipe(json);
+    if ('errors' in result) {
+      problems.append(...result.errors.map((error) => h('li', {}, error)));
+      return;
+    }
+    text.value = '';
+    rerender();
+  };
+  file.addEventListener('change', () => {
+    const picked = file.files?.[0];
+    if (picked) void picked.text().then(importText);
+  });
+  const form = h(
+    'form',
+    { className: 'recipe-import' },
+    h('label', { for: text.id }, t('recipeJson')),
+    text,
+    h('label', { for: file.id }, t('recipeFile')),
+    file,
+    h('button', { type: 'submit' }, t('importRecipe')),
+    problems,
+    done,
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void importText(text.value);
+  });
+  return form;
+}
+
+export function connectorsSection(hub: ConnectorHub): HTMLElement {
+  const root = h('section', { className: 'connectors', 'aria-labelledby': 'connectors-heading' });
+  const render = () => {
+    root.replaceChildren(
+      h('h3', { id: 'connectors-heading' }, t('connectorsHeading')),
+      h('p', { className: 'hint' }, t('connectorsHint')),
+      ...hub.all().map((connector) => connectorCard(hub, connector, render)),
+      h('h4', {}, t('importRecipeHeading')),
+      recipeImport(hub, render),
+    );
+  };
+  render();
+  // Status changes (health checks, sign-outs) re-render while the section is on screen.
+  const unsubscribe = hub.onChange(() => {
+    if (!root.isConnected) return unsubscribe();
+    render();
+  });
+  return root;
+}
+
+/** One prompt per connector: the site signed the user out; a link opens its sign-in page. */
+export function showSignInPrompt(root: HTMLElement, connector: Connector, url: string): void {
+  const id = `sign-in-${connector.id}`;
+  root.querySelector(`#${id}`)?.remove();
+  const headingId = `${id}-heading`;
+  const card = h(
+    'section',
+    { className: 'prompt sign-in', id, role: 'alertdialog', 'aria-labelledby': headingId },
+    h('h3', { id: headingId }, t('signInHeading', connector.name)),
+    h('p', {}, t('signInBody', connector.name)),
+    h(
+      'div',
+      { className: 'actions' },
+      h(
+        'a',
+        { href: url, target: '_blank', rel: 'noopener', className: 'button primary' },
+        t('signInTo', connector.name),
+      ),
+      h('button', { type: 'button', onclick: () => card.remove() }, t('dismiss')),
+    ),
+  );
+  root.append(card);
+}
