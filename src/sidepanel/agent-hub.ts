@@ -129,7 +129,11 @@ export class AgentHub {
           if (note) this.o.chat.notice(`${runtime.profile.name}: ${note}`, profile.id);
           else if (how !== 'session/new') this.#changed();
         },
-        turnStarted: (batch) => this.o.chat.markSent(batch.messages.map((m) => m.id)),
+        turnStarted: (batch) =>
+          this.o.chat.markSent(
+            profile.id,
+            batch.messages.map((m) => m.id),
+          ),
         update: (update) => this.o.chat.applyUpdate(profile.id, runtime.profile.name, update),
         turnEnded: (_batch, outcome) => {
           this.o.chat.endTurn(profile.id, outcome);
@@ -155,6 +159,14 @@ export class AgentHub {
       }
       return { acpId: id, server };
     });
+  }
+
+  /** Tells every agent offered the server `key` that its tool list changed (`notifications/tools/list_changed`). */
+  announceListChanged(key: string): void {
+    for (const runtime of this.#runtimes.values()) {
+      const id = runtime.profile.serverIds[key];
+      if (id) void runtime.tunnel.announceListChanged(id);
+    }
   }
 
   /** Tells every agent offered the server `key` that its tool list changed (`notifications/tools/list_changed`). */
