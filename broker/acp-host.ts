@@ -105,6 +105,9 @@ export function createAcpHost(options: HostOptions) {
     sessions.save();
     try {
       return await options.agent.prompt(session, prompt, controller.signal);
+    } catch (error) {
+      if (error instanceof RequestError) throw error;
+      throw RequestError.internalError(undefined, (error as Error).message);
     } finally {
       if (session.turn === controller) session.turn = undefined;
     }

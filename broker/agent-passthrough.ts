@@ -136,7 +136,9 @@ export class AgentPassthrough implements FrontedAgent {
       const answer = agent.request('session/prompt', { sessionId, prompt });
       return await Promise.race([answer, this.#cancelGrace(signal)]);
     } catch (error) {
-      if (!running.process.alive) throw RequestError.internalError(undefined, running.process.describeExit());
+      if (await running.process.endedWithin(2_000)) {
+        throw RequestError.internalError(undefined, running.process.describeExit());
+      }
       throw error;
     } finally {
       signal.removeEventListener('abort', onAbort);
@@ -221,9 +223,10 @@ export class AgentPassthrough implements FrontedAgent {
       );
       return { process, init, binding };
     } catch (error) {
-      const exitedEarly = !process.alive;
+      // A write to a process that already died fails first (EPIPE); its exit says more.
+      const ended = await process.endedWithin(1_000);
       await process.kill();
-      const message = exitedEarly ? process.describeExit() : `${(error as Error).message}. ${process.describeExit()}`;
+      const message = ended ? process.describeExit() : `${(error as Error).message}. ${process.describeExit()}`;
       throw new Error(message, { cause: error });
     }
   }

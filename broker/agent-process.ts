@@ -68,6 +68,13 @@ export class AgentProcess {
     return this.#child.pid;
   }
 
+  /** Whether the process has ended, waiting up to `ms` for its exit (stdout can close a moment before). */
+  async endedWithin(ms: number): Promise<boolean> {
+    if (!this.alive) return true;
+    await Promise.race([this.exited, new Promise((resolve) => setTimeout(resolve, ms).unref())]);
+    return !this.alive;
+  }
+
   get alive(): boolean {
     return this.#exit === undefined;
   }

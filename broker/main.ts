@@ -106,11 +106,17 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     console.log('[broker] shutting down');
-    // A stuck agent must not keep the broker from exiting.
-    setTimeout(() => process.exit(0), 8_000).unref();
+    // A stuck agent must not keep the broker from exiting, but it is not a clean shutdown either.
+    setTimeout(() => {
+      console.error('[broker] shutdown took too long; exiting anyway');
+      process.exit(1);
+    }, 10_000).unref();
     void broker.close().then(
       () => process.exit(0),
-      () => process.exit(0),
+      (error: unknown) => {
+        console.error(`[broker] shutdown failed: ${(error as Error).message}`);
+        process.exit(1);
+      },
     );
   };
   process.on('SIGINT', stop);

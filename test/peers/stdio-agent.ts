@@ -1,0 +1,268 @@
+/**
+ * A stdio ACP agent written with the ACP SDK's agent side, standing in for an agent CLI in ACP
+ * mode. It connects to the MCP servers its session is given (Streamable HTTP with headers, or a
+ * stdio command) with the official MCP client, and understands a few words, so tests can drive it
+ * through the broker's `--agent` passthrough like a model would.
+ *
+ * Environment: STDIO_AGENT_MCP=stdio hides HTTP support (the broker must offer its stdio bridge);
+ * STDIO_AGENT_RESTORE=resume|load|none picks how it restores sessions (default resume).
+ */
+import { randomUUID } from 'node:crypto';
+import { Readable, Writable } from 'node:stream';
+import {
+  agent,
+  methods,
+  ndJsonStream,
+  RequestError,
+  type AgentContext,
+  type McpServer,
+  type SessionUpdate,
+} from '@agentclientprotocol/sdk/unstable';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+
+const restore = process.env.STDIO_AGENT_RESTORE ?? 'resume';
+const httpSupported = process.env.STDIO_AGENT_MCP !== 'stdio';
+
+interface AgentSession {
+  id: string;
+  servers: McpServer[];
+  mcp: Client | undefined;
+  mcpError: string | undefined;
+  listChanged: number;
+  turn: AbortController | undefined;
+  prompts: string[];
+}
+
+const sessions = new Map<string, AgentSession>();
+
+async function connectMcp(session: AgentSession): Promise<void> {
+  const server = session.servers[0];
+  if (!server) return;
+  const client = new Client({ name: 'stdio-test-agent', version: '1.0.0' });
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => void session.listChanged++);
+  try {
+    if ('type' in server && server.type === 'http') {
+      const headers = Object.fromEntries(server.headers.map((header) => [header.name, header.value]));
+      await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } }));
+    } else if (!('type' in server) || server.type === undefined) {
+      const stdio = server as { command: string; args: string[]; env: Array<{ name: string; value: string }> };
+      const env = { ...(process.env as Record<string, string>) };
+      for (const variable of stdio.env) env[variable.name] = variable.value;
+      await client.connect(
+        new StdioClientTransport({ command: stdio.command, args: stdio.args, env, stderr: 'inherit' }),
+      );
+    } else {
+      throw new Error(`cannot use a ${String((server as { type: string }).type)} MCP server`);
+    }
+    session.mcp = client;
+  } catch (error) {
+    session.mcpError = (error as Error).message;
+  }
+}
+
+function open(id: string, servers: McpServer[] | undefined): AgentSession {
+  const session: AgentSession = {
+    id,
+    servers: servers ?? [],
+    mcp: undefined,
+    mcpError: undefined,
+    listChanged: 0,
+    turn: undefined,
+    prompts: [],
+  };
+  sessions.set(id, session);
+  return session;
+}
+
+function textOf(result: unknown): string {
+  const content = (result as { content?: Array<{ type: string; text?: string }> }).content ?? [];
+  return content.map((block) => block.text ?? '').join('\n');
+}
+
+async function say(client: AgentContext, sessionId: string, text: string): Promise<void> {
+  await client.notify('session/update', {
+    sessionId,
+    update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } },
+  });
+}
+
+async function update(client: AgentContext, sessionId: string, change: SessionUpdate): Promise<void> {
+  await client.notify('session/update', { sessionId, update: change });
+}
+
+/** Calls a tool the way a model-driven agent does: a tool-call card, the call, the card's outcome. */
+async function callTool(
+  client: AgentContext,
+  session: AgentSession,
+  name: string,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+) {
+  if (!session.mcp) throw new Error(`no MCP server: ${session.mcpError ?? 'none was offered'}`);
+  const toolCallId = randomUUID();
+  await update(client, session.id, {
+    sessionUpdate: 'tool_call',
+    toolCallId,
+    title: name,
+    kind: 'other',
+    status: 'in_progress',
+    rawInput: args,
+  });
+  const result = await session.mcp.callTool({ name, arguments: args }, undefined, { signal, timeout: 170_000 });
+  await update(client, session.id, {
+    sessionUpdate: 'tool_call_update',
+    toolCallId,
+    status: result.isError ? 'failed' : 'completed',
+    content: [{ type: 'content', content: { type: 'text', text: textOf(result).slice(0, 2_000) } }],
+  });
+  return result;
+}
+
+async function turn(client: AgentContext, session: AgentSession, text: string, signal: AbortSignal): Promise<void> {
+  const [word = '', ...rest] = text.trim().split(/\s+/);
+  const argument = rest.join(' ');
+  switch (word) {
+    case 'mcp': {
+      const server = session.servers[0];
+      if (!server) return say(client, session.id, 'mcp: none');
+      const kind = 'type' in server && server.type ? server.type : 'stdio';
+      const auth = 'headers' in server && server.headers.some((h) => h.name === 'Authorization') ? 'yes' : 'no';
+      return say(
+        client,
+        session.id,
+        `mcp: ${kind} ${server.name} (auth header: ${auth}; connected: ${session.mcp ? 'yes' : `no, ${session.mcpError}`})`,
+      );
+    }
+    case 'tools': {
+      if (!session.mcp) return say(client, session.id, `no MCP server: ${session.mcpError}`);
+      const { tools } = await session.mcp.listTools();
+      return say(
+        client,
+        session.id,
+        `tools: ${tools.map((tool) => tool.name).join(', ')} (list_changed seen ${session.listChanged}x)`,
+      );
+    }
+    case 'click': {
+      const prefix =
+        (await session.mcp?.listTools())?.tools
+          .find((tool) => tool.name.endsWith('.snapshot'))
+          ?.name.slice(0, -'.snapshot'.length) ?? 'tabwright';
+      const snapshot = textOf(await callTool(client, session, `${prefix}.snapshot`, {}, signal));
+      const ref = new RegExp(`- \\w+ "${argument}"[^\\n]*\\[ref=(\\w+)\\]`, 'i').exec(snapshot)?.[1];
+      if (!ref) return say(client, session.id, `no element named ${argument}`);
+      const result = await callTool(client, session, `${prefix}.click`, { ref }, signal);
+      return say(client, session.id, `${result.isError ? 'click refused' : 'clicked'}: ${textOf(result)}`);
+    }
+    case 'ask': {
+      const toolCallId = randomUUID();
+      const answer = await client.request(
+        'session/request_permission',
+        {
+          sessionId: session.id,
+          toolCall: { toolCallId, title: argument, kind: 'other', status: 'pending' },
+          options: [
+            { optionId: 'yes', name: 'Yes', kind: 'allow_once' },
+            { optionId: 'no', name: 'No', kind: 'reject_once' },
+          ],
+        },
+        { cancellationSignal: signal },
+      );
+      return say(
+        client,
+        session.id,
+        `answer: ${answer.outcome.outcome === 'selected' ? answer.outcome.optionId : 'cancelled'}`,
+      );
+    }
+    case 'slow': {
+      await say(client, session.id, 'working…');
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Number(argument) || 60_000);
+        signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+      });
+      return;
+    }
+    case 'crash':
+      await say(client, session.id, 'crashing now');
+      process.stderr.write('stdio-test-agent: crashing on purpose\n');
+      setTimeout(() => process.exit(3), 20);
+      return new Promise(() => undefined);
+    case 'leak': {
+      // An agent that prints its configuration, secrets included: the broker must mask them.
+      const server = session.servers[0];
+      const header = server && 'headers' in server ? server.headers.map((h) => `${h.name}: ${h.value}`).join('; ') : '';
+      const env = server && 'env' in server ? server.env.map((v) => `${v.name}=${v.value}`).join('; ') : '';
+      process.stderr.write(`stdio-test-agent config: ${header}${env}\n`);
+      return say(client, session.id, 'printed my configuration to stderr');
+    }
+    case 'history':
+      return say(client, session.id, `history: ${session.prompts.slice(0, -1).join(' | ') || '(empty)'}`);
+    default:
+      return say(client, session.id, `agent heard: ${text}`);
+  }
+}
+
+const app = agent({ name: 'stdio-test-agent' })
+  .onRequest(methods.agent.initialize, () => ({
+    protocolVersion: 1,
+    agentCapabilities: {
+      loadSession: restore === 'load',
+      ...(restore === 'resume' ? { sessionCapabilities: { resume: {} } } : {}),
+      mcpCapabilities: { http: httpSupported, sse: false },
+      promptCapabilities: { image: true, audio: false, embeddedContext: true },
+    },
+    agentInfo: { name: 'stdio-test-agent', title: 'Stdio test agent', version: '1.0.0' },
+    authMethods: [],
+  }))
+  .onRequest(methods.agent.session.new, async ({ params }) => {
+    const session = open(`agent-${randomUUID()}`, params.mcpServers);
+    await connectMcp(session);
+    return { sessionId: session.id };
+  })
+  .onRequest(methods.agent.session.resume, async ({ params }) => {
+    // A fresh process resumes by id alone: it keeps no history, like an agent restarted from disk.
+    const session = sessions.get(params.sessionId) ?? open(params.sessionId, params.mcpServers);
+    session.servers = params.mcpServers ?? [];
+    if (!session.mcp) await connectMcp(session);
+    return {};
+  })
+  .onRequest(methods.agent.session.load, async ({ params, client }) => {
+    const session = open(params.sessionId, params.mcpServers);
+    await connectMcp(session);
+    // Loading replays the conversation; the broker must not show it to the panel again.
+    await say(client, session.id, 'replayed history that the panel must not see');
+    return {};
+  })
+  .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
+    const session = sessions.get(params.sessionId);
+    if (!session) throw new RequestError(-32002, `unknown session ${params.sessionId}`);
+    const text = params.prompt.map((block) => (block.type === 'text' ? block.text : '')).join('');
+    session.prompts.push(text);
+    const controller = new AbortController();
+    session.turn = controller;
+    try {
+      await turn(client, session, text, controller.signal);
+    } catch (error) {
+      if (!controller.signal.aborted) await say(client, session.id, `error: ${(error as Error).message}`);
+    } finally {
+      session.turn = undefined;
+    }
+    return { stopReason: controller.signal.aborted ? 'cancelled' : 'end_turn' };
+  })
+  .onNotification(methods.agent.session.cancel, ({ params }) => {
+    sessions.get(params.sessionId)?.turn?.abort();
+  });
+
+const connection = app.connect(
+  ndJsonStream(
+    Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
+    Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+  ),
+);
+process.stderr.write(`stdio-test-agent ready (pid ${process.pid})\n`);
+void connection.closed.then(async () => {
+  for (const session of sessions.values()) await session.mcp?.close().catch(() => undefined);
+  process.exit(0);
+});
