@@ -7,6 +7,7 @@
  * once, and `help` is generated from that table, so a command cannot exist without being listed.
  */
 import { browserCommands } from './demo-commands/browser';
+import { connectorCommands } from './demo-commands/connectors';
 import { robustnessCommands } from './demo-commands/robustness';
 import type { DemoCommand, TurnIO } from './demo-commands/turn-io';
 
@@ -22,6 +23,7 @@ const help: DemoCommand = {
 export const COMMANDS: Readonly<Record<string, DemoCommand>> = {
   help,
   ...browserCommands,
+  ...connectorCommands,
   ...robustnessCommands,
 };
 
