@@ -76,6 +76,15 @@ export function scriptedBrowser(name = 'tabwright'): ScriptedToolServer {
     if (bare === 'click')
       return { content: [{ type: 'text', text: `Clicked <button> "Count" (${String(args.ref)})` }] };
     if (bare === 'tabs') return { content: [{ type: 'text', text: '- [1] Fixture (active)' }] };
+    if (bare === 'find') {
+      const wanted = String(args.text).toLowerCase();
+      const lines = FIXTURE_SNAPSHOT.split('\n').filter(
+        (line) => line.startsWith('-') && line.toLowerCase().includes(wanted),
+      );
+      return { content: [{ type: 'text', text: lines.join('\n') || 'No match.' }] };
+    }
+    if (bare === 'type')
+      return { content: [{ type: 'text', text: `Typed "${String(args.text)}" into ${String(args.ref)}` }] };
     return { isError: true, content: [{ type: 'text', text: `Unknown tool ${tool}` }] };
   });
 }
