@@ -2,7 +2,7 @@
  * All of this window's agents: one ACP connection, tunnel and set of tool servers each. The hub
  * turns connection events into chat and roster changes and owns the kill switch.
  */
-import type { McpServer } from '@agentclientprotocol/sdk/unstable';
+import type { McpServer, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { AgentConnection, type ConnectionStatus, type ConnectionTiming } from '../acp/agent-connection';
 import type { Clock } from '../acp/clock';
 import type { ReachabilityProbe } from '../acp/failure';
@@ -13,7 +13,9 @@ import type { ToolServer } from '../mcp-server/mcp-core';
 import { McpTunnel } from '../mcp-server/tunnel';
 import type { AgentProfile, Dialect } from '../shared/settings';
 import type { PermissionChoices, SessionIdStore, TokenStore } from '../shared/stores';
-import type { ChatModel } from './chat-model';
+import type { ChatModel, UserItem } from './chat-model';
+import { applySessionState, emptySessionState, type SessionState, type SlashCommand } from './session-state';
+import { t } from './i18n';
 
 export interface AgentView {
   profile: AgentProfile;
@@ -21,6 +23,8 @@ export interface AgentView {
   detail: string | undefined;
   busy: boolean;
   pending: number;
+  /** What the agent's session says about itself: title, mode, commands, usage. */
+  session: SessionState;
 }
 
 export interface HubOptions {
@@ -50,6 +54,7 @@ interface Runtime {
   declared: DeclaredServer[];
   status: ConnectionStatus;
   detail: string | undefined;
+  session: SessionState;
 }
 
 export function declarationFor(dialect: Dialect, id: string, name: string): McpServer {
@@ -79,6 +84,7 @@ export class AgentHub {
       detail: r.detail,
       busy: r.connection.busy,
       pending: r.connection.outbox.pending.length,
+      session: r.session,
     }));
   }
 
@@ -87,6 +93,14 @@ export class AgentHub {
   }
 
   async add(profile: AgentProfile): Promise<void> {
+    // Messages still waiting for the old connection go to the new one, so nothing typed is lost.
+    const previous = this.#runtimes.get(profile.id)?.connection;
+    const carried = previous
+      ? [
+          ...(previous.outbox.inflight?.answered === false ? previous.outbox.inflight.messages : []),
+          ...previous.outbox.pending,
+        ]
+      : [];
     this.remove(profile.id);
     await this.o.permissions.preload(profile.id);
     const token = await this.o.tokens.get(profile.id);
@@ -95,6 +109,7 @@ export class AgentHub {
       declared: [],
       status: 'disabled',
       detail: undefined,
+      session: emptySessionState(),
       tunnel: undefined as unknown as McpTunnel,
       connection: undefined as unknown as AgentConnection,
     };
@@ -129,12 +144,15 @@ export class AgentHub {
           if (note) this.o.chat.notice(`${runtime.profile.name}: ${note}`, profile.id);
           else if (how !== 'session/new') this.#changed();
         },
-        turnStarted: (batch) =>
+        turnStarted: (batch) => {
           this.o.chat.markSent(
             profile.id,
             batch.messages.map((m) => m.id),
-          ),
-        update: (update) => this.o.chat.applyUpdate(profile.id, runtime.profile.name, update),
+          );
+          this.o.chat.startTurn(profile.id, runtime.profile.name);
+          this.#changed();
+        },
+        update: (update) => this.#onUpdate(runtime, update),
         turnEnded: (_batch, outcome) => {
           this.o.chat.endTurn(profile.id, outcome);
           this.#changed();
@@ -145,7 +163,55 @@ export class AgentHub {
       },
     });
     this.#runtimes.set(profile.id, runtime);
+    for (const message of carried) runtime.connection.send(message.text, message.id);
     if (profile.enabled && !this.o.killSwitch.engaged) runtime.connection.enable();
+    this.#changed();
+  }
+
+  #onUpdate(runtime: Runtime, update: SessionUpdate): void {
+    const id = runtime.profile.id;
+    const changed = applySessionState(runtime.session, update);
+    if (changed) {
+      if (changed === 'mode' && runtime.session.modeId) {
+        this.o.chat.notice(t('modeChanged', runtime.profile.name, runtime.session.modeId), id);
+      }
+      this.#changed();
+      return;
+    }
+    // A loaded session replays its history while connecting; the transcript already holds it.
+    if (runtime.status === 'connecting' && this.o.chat.hasItemsFrom(id)) return;
+    this.o.chat.applyUpdate(id, runtime.profile.name, update);
+  }
+
+  /** Changes an agent's settings; connection settings reconnect it, a new name does not. */
+  async update(profile: AgentProfile, reconnect: boolean): Promise<void> {
+    const runtime = this.#runtimes.get(profile.id);
+    if (!runtime || reconnect) return this.add(profile);
+    runtime.profile = profile;
+    this.#changed();
+  }
+
+  /** Sends a restored message that had not left yet to the agents still owed it. */
+  resend(item: UserItem): void {
+    for (const id of item.pending) this.#runtimes.get(id)?.connection.send(item.text, item.id);
+    this.#changed();
+  }
+
+  /** Whether any agent is answering or waiting for a permission answer. */
+  busy(): boolean {
+    return [...this.#runtimes.values()].some((r) => r.connection.busy || r.connection.permissions.pending.length > 0);
+  }
+
+  /** Slash commands offered by the connected agents. */
+  commands(): Array<SlashCommand & { agentName: string }> {
+    return [...this.#runtimes.values()].flatMap((r) =>
+      r.status === 'connected' ? r.session.commands.map((command) => ({ ...command, agentName: r.profile.name })) : [],
+    );
+  }
+
+  /** Disconnects one agent until it is reconnected (the kill switch stays as it is). */
+  disconnect(agentId: string): void {
+    this.#runtimes.get(agentId)?.connection.disable();
     this.#changed();
   }
 
@@ -159,14 +225,6 @@ export class AgentHub {
       }
       return { acpId: id, server };
     });
-  }
-
-  /** Tells every agent offered the server `key` that its tool list changed (`notifications/tools/list_changed`). */
-  announceListChanged(key: string): void {
-    for (const runtime of this.#runtimes.values()) {
-      const id = runtime.profile.serverIds[key];
-      if (id) void runtime.tunnel.announceListChanged(id);
-    }
   }
 
   /** Tells every agent offered the server `key` that its tool list changed (`notifications/tools/list_changed`). */

@@ -221,7 +221,12 @@ describe('ChatModel messages, permissions and history', () => {
       },
       settled: new Promise((r) => (resolve = r)),
     };
+    const awaitingWhenShown: boolean[] = [];
+    chat.subscribe((change) => {
+      if (change.type === 'segment') awaitingWhenShown.push(chat.isAwaitingAnswer(change.segment.id));
+    });
     chat.permission('a1', 'Demo', prompt);
+    expect(awaitingWhenShown).toEqual([true]);
     const segment = reply().segments[0]!;
     expect(segment).toMatchObject({ kind: 'permission', title: 'Edit file', input: '{\n  "path": "a.ts"\n}' });
     expect(chat.isAwaitingAnswer(segment.id)).toBe(true);
@@ -231,6 +236,7 @@ describe('ChatModel messages, permissions and history', () => {
     expect(answers).toEqual(['no']);
     expect(segment).toMatchObject({ outcome: { chosen: 'Reject', optionId: 'no', kind: 'reject_once' } });
     expect(chat.isAwaitingAnswer(segment.id)).toBe(false);
+    expect(awaitingWhenShown).toEqual([true, false]);
   });
 
   it('restores stored items as finished, with unanswered permission requests cancelled', () => {

@@ -178,14 +178,19 @@ export class ChatModel {
   /** A permission request from an agent, shown inline where the agent is in its reply. */
   permission(agentId: string, agentName: string, prompt: PermissionPrompt): void {
     const request = prompt.request;
-    const segment = this.#segment(this.#agentItem(agentId, agentName), 'permission', {
+    const owner = this.#agentItem(agentId, agentName);
+    const segment: SegmentOf<'permission'> = {
+      kind: 'permission',
+      id: this.#id('s'),
       title: request.toolCall.title ?? prompt.tool,
       ...(request.toolCall.toolCallId ? { toolCallId: request.toolCall.toolCallId } : {}),
       ...(request.toolCall.rawInput !== undefined ? { input: jsonPreview(request.toolCall.rawInput) } : {}),
       options: request.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
-    });
-    const owner = this.#open.get(agentId)!;
+    };
+    // Registered before anyone hears of the segment, so views render it as waiting for an answer.
     this.#prompts.set(segment.id, prompt);
+    owner.segments.push(segment);
+    this.#emit({ type: 'segment', item: owner, segment });
     void prompt.settled.then((response) => {
       this.#prompts.delete(segment.id);
       const outcome = response.outcome;

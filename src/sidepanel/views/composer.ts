@@ -1,0 +1,209 @@
+/**
+ * Where the user writes: Enter sends, Shift+Enter starts a new line, `/` lists the agents' slash
+ * commands. Stop, Retry and Clear screen sit beside Send. The draft is reported as it changes so
+ * it survives the panel closing.
+ */
+import { h } from '../dom';
+import { t } from '../i18n';
+import type { SlashCommand } from '../session-state';
+import { icon } from './icons';
+
+export interface ComposerOptions {
+  initialDraft: string;
+  onSend(text: string): void;
+  onStop(): void;
+  onRetry(): void;
+  onClear(): void;
+  onDraft(text: string): void;
+  /** Slash commands the connected agents offer, with the agent that offers each. */
+  commands(): Array<SlashCommand & { agentName: string }>;
+}
+
+const MAX_HEIGHT_PX = 220;
+
+export class Composer {
+  readonly element: HTMLFormElement;
+  readonly input: HTMLTextAreaElement;
+  readonly #stop: HTMLButtonElement;
+  readonly #retry: HTMLButtonElement;
+  readonly #list: HTMLElement;
+  #matches: Array<SlashCommand & { agentName: string }> = [];
+  #active = 0;
+
+  constructor(private readonly o: ComposerOptions) {
+    this.input = h('textarea', {
+      id: 'composer-input',
+      rows: 1,
+      'aria-label': t('message'),
+      placeholder: t('messagePlaceholder'),
+      'aria-autocomplete': 'list',
+      'aria-controls': 'command-list',
+      'aria-describedby': 'composer-hint',
+    });
+    this.input.value = o.initialDraft;
+    this.#list = h('ul', {
+      className: 'command-list',
+      id: 'command-list',
+      role: 'listbox',
+      'aria-label': t('commands'),
+      hidden: true,
+    });
+    this.#stop = h(
+      'button',
+      { type: 'button', className: 'stop', disabled: true, onclick: () => o.onStop() },
+      icon('stop'),
+      h('span', {}, t('stop')),
+    );
+    this.#retry = h(
+      'button',
+      { type: 'button', className: 'ghost', title: t('retryHint'), disabled: true, onclick: () => o.onRetry() },
+      icon('retry'),
+      h('span', {}, t('retry')),
+    );
+    const clear = h(
+      'button',
+      {
+        type: 'button',
+        className: 'ghost',
+        'aria-label': t('clearScreen'),
+        title: t('clearScreenHint'),
+        onclick: () => o.onClear(),
+      },
+      icon('clear'),
+      h('span', {}, t('clear')),
+    );
+    const send = h('button', { type: 'submit', className: 'primary send' }, icon('send'), h('span', {}, t('send')));
+    this.element = h(
+      'form',
+      { className: 'composer', 'aria-label': t('composer') },
+      this.#list,
+      this.input,
+      h('p', { className: 'sr-only', id: 'composer-hint' }, t('composerHint')),
+      h(
+        'div',
+        { className: 'composer-actions' },
+        clear,
+        this.#retry,
+        h('span', { className: 'spacer' }),
+        this.#stop,
+        send,
+      ),
+    );
+    this.element.addEventListener('submit', (event) => {
+      event.preventDefault();
+      this.#submit();
+    });
+    this.input.addEventListener('keydown', (event) => this.#onKey(event));
+    this.input.addEventListener('input', () => {
+      this.#grow();
+      this.#updateCommands();
+      o.onDraft(this.input.value);
+    });
+    this.input.addEventListener('blur', () => setTimeout(() => this.#closeCommands(), 150));
+    queueMicrotask(() => this.#grow());
+  }
+
+  /** Stop is live only while some agent is answering. */
+  setBusy(busy: boolean): void {
+    this.#stop.disabled = !busy;
+  }
+
+  setCanRetry(can: boolean): void {
+    this.#retry.disabled = !can;
+  }
+
+  focus(): void {
+    this.input.focus();
+  }
+
+  #submit(): void {
+    const text = this.input.value.trim();
+    if (!text) return;
+    this.o.onSend(text);
+    this.input.value = '';
+    this.o.onDraft('');
+    this.#closeCommands();
+    this.#grow();
+  }
+
+  #grow(): void {
+    this.input.style.height = 'auto';
+    this.input.style.height = `${Math.min(this.input.scrollHeight + 2, MAX_HEIGHT_PX)}px`;
+  }
+
+  #onKey(event: KeyboardEvent): void {
+    const listing = !this.#list.hidden && this.#matches.length > 0;
+    if (listing && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) {
+      event.preventDefault();
+      const step = event.key === 'ArrowDown' ? 1 : -1;
+      this.#highlight((this.#active + step + this.#matches.length) % this.#matches.length);
+      return;
+    }
+    if (listing && (event.key === 'Tab' || (event.key === 'Enter' && !event.shiftKey))) {
+      event.preventDefault();
+      this.#accept(this.#active);
+      return;
+    }
+    if (listing && event.key === 'Escape') {
+      event.preventDefault();
+      this.#closeCommands();
+      return;
+    }
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      this.#submit();
+    }
+  }
+
+  #updateCommands(): void {
+    const match = /^\/(\S*)$/.exec(this.input.value);
+    if (!match) return this.#closeCommands();
+    const prefix = match[1]!.toLowerCase();
+    this.#matches = this.o.commands().filter((command) => command.name.toLowerCase().startsWith(prefix));
+    if (this.#matches.length === 0) return this.#closeCommands();
+    this.#list.replaceChildren(
+      ...this.#matches.map((command, index) =>
+        h(
+          'li',
+          {
+            id: `command-${index}`,
+            role: 'option',
+            'aria-selected': 'false',
+            onmousedown: (event: Event) => {
+              event.preventDefault();
+              this.#accept(index);
+            },
+          },
+          h('span', { className: 'command-name' }, `/${command.name}`),
+          h('span', { className: 'command-description' }, command.description),
+          h('span', { className: 'command-agent' }, command.agentName),
+        ),
+      ),
+    );
+    this.#list.hidden = false;
+    this.#highlight(0);
+  }
+
+  #highlight(index: number): void {
+    this.#active = index;
+    for (const [i, option] of [...this.#list.children].entries())
+      option.setAttribute('aria-selected', String(i === index));
+    this.input.setAttribute('aria-activedescendant', `command-${index}`);
+    this.#list.children[index]?.scrollIntoView({ block: 'nearest' });
+  }
+
+  #accept(index: number): void {
+    const command = this.#matches[index];
+    if (!command) return;
+    this.input.value = `/${command.name} `;
+    this.o.onDraft(this.input.value);
+    this.#closeCommands();
+    this.input.focus();
+  }
+
+  #closeCommands(): void {
+    this.#list.hidden = true;
+    this.#matches = [];
+    this.input.removeAttribute('aria-activedescendant');
+  }
+}

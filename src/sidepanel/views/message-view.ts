@@ -1,0 +1,234 @@
+/**
+ * One message in the transcript. An agent's reply keeps one view per segment, in order: streamed
+ * text, thoughts and relayed messages render live through `StreamingMarkdown`; cards are rebuilt
+ * when their segment changes (keeping whether the user opened them).
+ */
+import type { AgentItem, ChatItem, NoticeItem, Segment, UserItem } from '../chat-types';
+import { h } from '../dom';
+import { t } from '../i18n';
+import { StreamingMarkdown } from '../markdown/stream';
+import { compactionCard, permissionCard, planCard, subagentCard } from './cards';
+import { icon } from './icons';
+import { mediaView, toolCard } from './tool-card';
+
+export interface MessageContext {
+  isAwaitingAnswer(segmentId: string): boolean;
+  answer(segmentId: string, optionId: string): void;
+  /** A text renderer has new text to show on the next frame. */
+  dirty(renderer: StreamingMarkdown): void;
+}
+
+const STOP_REASONS: Record<string, () => string> = {
+  cancelled: () => t('stopCancelled'),
+  max_tokens: () => t('stopMaxTokens'),
+  max_turn_requests: () => t('stopMaxTurns'),
+  refusal: () => t('stopRefusal'),
+};
+
+function timeOf(at: number): HTMLTimeElement {
+  const date = new Date(at);
+  return h(
+    'time',
+    { datetime: date.toISOString(), title: date.toLocaleString() },
+    date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }),
+  );
+}
+
+function copyButton(label: string): HTMLButtonElement {
+  return h(
+    'button',
+    { type: 'button', className: 'icon-button copy-message', 'aria-label': label, title: label },
+    icon('copy'),
+  );
+}
+
+export function userMessage(item: UserItem): HTMLElement {
+  const queued = item.pending.length > 0;
+  return h(
+    'article',
+    { className: `message user${queued ? ' queued' : ''}`, 'data-id': item.id, 'aria-label': t('messageFromYou') },
+    h(
+      'header',
+      {},
+      h('span', { className: 'who' }, item.replayedBy ? t('youVia', item.replayedBy) : t('you')),
+      timeOf(item.at),
+      queued ? h('span', { className: 'queued-badge' }, t('queued')) : null,
+      copyButton(t('copyMessage')),
+    ),
+    h('div', { className: 'body' }, item.text),
+  );
+}
+
+export function noticeMessage(item: NoticeItem): HTMLElement {
+  return h(
+    'div',
+    { className: `notice severity-${item.severity}`, 'data-id': item.id },
+    item.severity !== 'info' ? icon('alert') : null,
+    item.severity !== 'info'
+      ? h('span', { className: 'sr-only' }, `${t(item.severity === 'error' ? 'error' : 'warning')}: `)
+      : null,
+    h('span', {}, item.text),
+    item.detail ? h('span', { className: 'notice-detail' }, item.detail) : null,
+  );
+}
+
+type SegmentView = { element: HTMLElement; renderer?: StreamingMarkdown };
+
+export class AgentMessageView {
+  readonly element: HTMLElement;
+  readonly #body: HTMLElement;
+  readonly #state: HTMLElement;
+  readonly #footer: HTMLElement;
+  readonly #segments = new Map<string, SegmentView>();
+  #item: AgentItem;
+
+  constructor(
+    item: AgentItem,
+    private readonly context: MessageContext,
+  ) {
+    this.#item = item;
+    this.#body = h('div', { className: 'body' });
+    this.#state = h('span', { className: 'reply-state' });
+    this.#footer = h('div', { className: 'reply-footer' });
+    this.element = h(
+      'article',
+      {
+        className: 'message agent',
+        'data-id': item.id,
+        'data-agent': item.agentId,
+        'aria-label': t('messageFrom', item.agentName),
+      },
+      h(
+        'header',
+        {},
+        h('span', { className: 'who' }, item.agentName),
+        timeOf(item.at),
+        this.#state,
+        copyButton(t('copyMessage')),
+      ),
+      this.#body,
+      this.#footer,
+    );
+    for (const segment of item.segments) this.segment(segment, true);
+    this.update(item);
+  }
+
+  /** A segment was added or changed. `restored` renders streamed text as already final. */
+  segment(segment: Segment, restored = false): void {
+    const existing = this.#segments.get(segment.id);
+    if (existing?.renderer) return;
+    if (!existing) this.#finishStreams();
+    const view = this.#build(segment);
+    if (existing) {
+      const wasOpen = existing.element instanceof HTMLDetailsElement && existing.element.open;
+      if (wasOpen && view.element instanceof HTMLDetailsElement) view.element.open = true;
+      existing.element.replaceWith(view.element);
+    } else {
+      this.#body.append(view.element);
+    }
+    this.#segments.set(segment.id, view);
+    if (view.renderer) {
+      const text = (segment as { text: string }).text;
+      if (restored || this.#item.done) view.renderer.reset(text);
+      else {
+        view.renderer.append(text);
+        this.context.dirty(view.renderer);
+      }
+    }
+  }
+
+  /** Streamed text arrived for a segment. */
+  text(segmentId: string, delta: string): void {
+    const renderer = this.#segments.get(segmentId)?.renderer;
+    if (!renderer) return;
+    renderer.append(delta);
+    this.context.dirty(renderer);
+  }
+
+  removeSegment(segmentId: string): void {
+    this.#segments.get(segmentId)?.element.remove();
+    this.#segments.delete(segmentId);
+  }
+
+  /** Item-level state: replying, finished, stopped, failed. */
+  update(item: AgentItem): void {
+    this.#item = item;
+    this.element.classList.toggle('done', item.done);
+    this.element.classList.toggle('streaming', !item.done);
+    this.#state.textContent = item.done ? '' : t('replying');
+    if (item.done) this.#finishStreams();
+    const reason = item.stopReason ? STOP_REASONS[item.stopReason]?.() : undefined;
+    this.#footer.replaceChildren(
+      ...(reason ? [h('p', { className: 'stop-reason' }, reason)] : []),
+      ...(item.error ? [h('p', { className: 'error', role: 'alert' }, icon('alert'), h('span', {}, item.error))] : []),
+    );
+    this.#body.classList.toggle('empty', item.segments.length === 0);
+    if (item.done && item.segments.length === 0 && !item.error && !reason) {
+      this.#footer.append(h('p', { className: 'muted' }, t('emptyReply')));
+    }
+  }
+
+  /** Text above a new part of the reply is complete: render it final (code highlighted). */
+  #finishStreams(): void {
+    for (const [, view] of this.#segments) view.renderer?.flush(true);
+    const thoughts = this.#body.querySelectorAll<HTMLElement>('.thought .card-title');
+    for (const title of thoughts) title.textContent = t('thoughts');
+  }
+
+  #build(segment: Segment): SegmentView {
+    switch (segment.kind) {
+      case 'text': {
+        const renderer = new StreamingMarkdown('markdown');
+        return { element: renderer.element, renderer };
+      }
+      case 'thought': {
+        const renderer = new StreamingMarkdown('markdown');
+        const title = h('span', { className: 'card-title' }, this.#item.done ? t('thoughts') : t('thinking'));
+        const element = h(
+          'details',
+          { className: 'card thought' },
+          h('summary', {}, icon('thought'), title),
+          renderer.element,
+        );
+        return { element, renderer };
+      }
+      case 'relay': {
+        const renderer = new StreamingMarkdown('markdown');
+        const element = h(
+          'blockquote',
+          { className: 'card relay' },
+          h('p', { className: 'card-label' }, t('relayedMessage')),
+          renderer.element,
+        );
+        return { element, renderer };
+      }
+      case 'tool':
+        return { element: toolCard(segment.call) };
+      case 'plan':
+        return { element: planCard(segment) };
+      case 'permission':
+        return {
+          element: permissionCard(this.#item.agentName, segment, {
+            awaiting: this.context.isAwaitingAnswer(segment.id),
+            answer: (optionId) => this.context.answer(segment.id, optionId),
+          }),
+        };
+      case 'compaction':
+        return { element: compactionCard(segment) };
+      case 'subagent':
+        return { element: subagentCard(segment) };
+      case 'media':
+        return { element: mediaView(segment.media, this.#item.agentName) };
+    }
+  }
+}
+
+export function messageElement(
+  item: ChatItem,
+  context: MessageContext,
+): { element: HTMLElement; agent?: AgentMessageView } {
+  if (item.kind === 'user') return { element: userMessage(item) };
+  if (item.kind === 'notice') return { element: noticeMessage(item) };
+  const agent = new AgentMessageView(item, context);
+  return { element: agent.element, agent };
+}
