@@ -3,6 +3,7 @@
  * tests implement it over fakes. Nothing in here touches `chrome` itself.
  */
 import type { PageCommand, PageReply } from '../page/protocol';
+import type { NavigationState, SettleOutcome } from './navigation-tracker';
 
 export interface TabInfo {
   id: number;
@@ -52,6 +53,13 @@ export interface PagePort {
   ): Promise<Array<FrameRun<PageReply<C>>>>;
 }
 
+/** The navigations of one tab's top frame, recorded from the moment the watch starts. */
+export interface NavigationWatch extends NavigationState {
+  /** Resolves once no navigation is going; `expectStartMs`: one is expected, wait that long for it to begin. */
+  settled(options: { expectStartMs?: number; timeoutMs: number }, signal: AbortSignal): Promise<SettleOutcome>;
+  dispose(): void;
+}
+
 export interface BrowserPort {
   readonly page: PagePort;
   getTab(tabId: number): Promise<TabInfo | undefined>;
@@ -64,6 +72,8 @@ export interface BrowserPort {
   navigate(tabId: number, url: string, signal: AbortSignal): Promise<TabInfo>;
   goHistory(tabId: number, direction: 'back' | 'forward', signal: AbortSignal): Promise<TabInfo>;
   reload(tabId: number, bypassCache: boolean, signal: AbortSignal): Promise<TabInfo>;
+  /** Starts recording a tab's navigations (and the tabs it opens), to follow what an action set off. */
+  watchNavigation?(tabId: number): NavigationWatch;
   /** A JPEG of the visible part of the window's active tab, as base64 without the data: prefix. */
   captureVisible(windowId: number, quality: number): Promise<string>;
   /** Whether Chrome has granted `<all_urls>`, which capturing a tab needs. Absent: screenshots are off. */

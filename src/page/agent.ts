@@ -3,6 +3,13 @@
  * for its document between calls. Each command lives in `commands/` and is listed once here.
  */
 import { runClick } from './commands/click';
+import { runFillForm } from './commands/fill-form';
+import { runHover } from './commands/hover';
+import { runPressKey } from './commands/press-key';
+import { runScroll } from './commands/scroll';
+import { runSelectOption } from './commands/select-option';
+import { runSettle } from './commands/settle';
+import { runType } from './commands/type';
 import { runSecretFields } from './commands/secret-fields';
 import { runGetText } from './commands/get-text';
 import { runHello } from './commands/hello';
@@ -23,6 +30,13 @@ const handlers: Handlers = {
   snapshot: runSnapshot,
   secretFields: runSecretFields,
   click: runClick,
+  type: runType,
+  fillForm: runFillForm,
+  selectOption: runSelectOption,
+  pressKey: runPressKey,
+  scroll: runScroll,
+  hover: runHover,
+  settle: runSettle,
   hello: runHello,
   getText: runGetText,
   readDom: runReadDom,

@@ -54,12 +54,70 @@ export const ViewportCommand = z.object({
   scrollTo: z.object({ x: z.number(), y: z.number() }).optional(),
 });
 
+/** How long the page waits after an action for its effect to show (see page/actions/settle.ts). */
+export const SettleSpec = z.object({
+  quietMs: z.number().int().nonnegative().optional(),
+  idleMs: z.number().int().nonnegative().optional(),
+  capMs: z.number().int().positive().max(30_000).optional(),
+});
+
+/** Every action carries an id (to cancel it with `cancelWait`) and may tune its settle wait. */
+const actionFields = { actionId: z.string().optional(), settle: SettleSpec.optional() };
+
 export const ClickCommand = z.object({
   op: z.literal('click'),
   target: ElementTarget,
   button: z.enum(['left', 'middle', 'right']).default('left'),
   double: z.boolean().default(false),
+  ...actionFields,
 });
+
+export const TypeCommand = z.object({
+  op: z.literal('type'),
+  target: ElementTarget,
+  text: z.string(),
+  clear: z.boolean().default(true),
+  submit: z.boolean().default(false),
+  ...actionFields,
+});
+
+export const FieldValue = z.union([z.string(), z.boolean(), z.array(z.string())]);
+
+export const FillFormCommand = z.object({
+  op: z.literal('fillForm'),
+  fields: z.array(z.object({ target: ElementTarget, value: FieldValue })).min(1),
+  submit: z.boolean().default(false),
+  ...actionFields,
+});
+
+export const SelectOptionCommand = z.object({
+  op: z.literal('selectOption'),
+  target: ElementTarget,
+  values: z.array(z.string()).optional(),
+  labels: z.array(z.string()).optional(),
+  ...actionFields,
+});
+
+export const PressKeyCommand = z.object({
+  op: z.literal('pressKey'),
+  key: z.string().min(1),
+  target: ElementTarget.optional(),
+  ...actionFields,
+});
+
+export const ScrollCommand = z.object({
+  op: z.literal('scroll'),
+  target: ElementTarget.optional(),
+  to: z.enum(['top', 'bottom']).optional(),
+  direction: z.enum(['up', 'down', 'left', 'right']).optional(),
+  amount: z.number().positive().optional(),
+  ...actionFields,
+});
+
+export const HoverCommand = z.object({ op: z.literal('hover'), target: ElementTarget, ...actionFields });
+
+/** Waits for the document to settle without acting (after a same-document history step). */
+export const SettleCommand = z.object({ op: z.literal('settle'), ...actionFields });
 
 /** Which element targets are password fields, so values typed into them are masked. */
 export const SecretFieldsCommand = z.object({ op: z.literal('secretFields'), targets: z.array(ElementTarget) });
@@ -68,6 +126,13 @@ export const PageCommand = z.discriminatedUnion('op', [
   SnapshotCommand,
   SecretFieldsCommand,
   ClickCommand,
+  TypeCommand,
+  FillFormCommand,
+  SelectOptionCommand,
+  PressKeyCommand,
+  ScrollCommand,
+  HoverCommand,
+  SettleCommand,
   HelloCommand,
   GetTextCommand,
   ReadDomCommand,
@@ -113,12 +178,27 @@ export const ViewportReply = z.object({
   devicePixelRatio: z.number(),
 });
 
-export const ActionReply = z.object({ description: z.string() });
+export const ActionReply = z.object({
+  description: z.string(),
+  /** How the settle wait ended and how long the action took in the page. */
+  settled: z.object({ reason: z.enum(['quiet', 'idle', 'cap', 'navigation']), ms: z.number() }).optional(),
+  /** The document began navigating away during the action. */
+  navigating: z.boolean().optional(),
+  url: z.string().optional(),
+  documentId: z.string().optional(),
+});
 
 const replies = {
   snapshot: SnapshotReply,
   secretFields: z.object({ secret: z.array(z.boolean()) }),
   click: ActionReply,
+  type: ActionReply,
+  fillForm: ActionReply,
+  selectOption: ActionReply,
+  pressKey: ActionReply,
+  scroll: ActionReply,
+  hover: ActionReply,
+  settle: ActionReply,
   hello: HelloReply,
   getText: TextReply,
   readDom: DomReply,

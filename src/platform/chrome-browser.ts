@@ -1,54 +1,129 @@
-/** The browser as tools see it (`BrowserPort`), implemented over `chrome.tabs`. */
-import { PageCommandError, type BrowserPort, type ImagePart, type TabInfo } from '../mcp-server/browser-port';
+/**
+ * The browser as tools see it (`BrowserPort`), implemented over `chrome.tabs` and
+ * `chrome.webNavigation`. Navigation waits follow the top frame's webNavigation events rather than
+ * the tab's loading status, so same-document navigations (a fragment, pushState, history inside a
+ * single-page app) end the wait too, and a failed load says why.
+ */
+import {
+  PageCommandError,
+  type BrowserPort,
+  type ImagePart,
+  type NavigationWatch,
+  type TabInfo,
+} from '../mcp-server/browser-port';
+import { NavigationTracker, type SettleOutcome } from '../mcp-server/navigation-tracker';
 import { canCaptureScreenshots, composeJpeg } from './chrome-capture';
 import { ChromePagePort } from './chrome-page';
 
 export const LOAD_TIMEOUT_MS = 15_000;
+/** How long the browser gets to report a navigation we just asked for before we conclude none began. */
+export const NAVIGATION_START_MS = 1_500;
 
 function toInfo(tab: chrome.tabs.Tab): TabInfo {
   return {
     id: tab.id ?? -1,
     windowId: tab.windowId,
-    url: tab.url ?? tab.pendingUrl,
+    url: tab.url || tab.pendingUrl,
     title: tab.title,
     active: tab.active,
     loading: tab.status === 'loading',
   };
 }
 
+interface FrameDetails {
+  tabId: number;
+  frameId: number;
+  url: string;
+  documentLifecycle?: string;
+}
+
+/** Records a tab's top-frame navigations from now on; `dispose()` removes the listeners. */
+class ChromeNavigationWatch extends NavigationTracker implements NavigationWatch {
+  readonly #removers: Array<() => void> = [];
+
+  constructor(private readonly tabId: number) {
+    super();
+    const nav = chrome.webNavigation;
+    // Prerendered pages report navigations of documents that are not (yet) the tab's.
+    const top = (details: FrameDetails) =>
+      details.tabId === tabId && details.frameId === 0 && details.documentLifecycle !== 'prerender';
+    this.#on(nav.onBeforeNavigate, (d: FrameDetails) => top(d) && this.record({ kind: 'before', url: d.url }));
+    this.#on(nav.onCommitted, (d: FrameDetails) => top(d) && this.record({ kind: 'committed', url: d.url }));
+    this.#on(nav.onCompleted, (d: FrameDetails) => top(d) && this.record({ kind: 'completed', url: d.url }));
+    this.#on(
+      nav.onErrorOccurred,
+      (d: FrameDetails & { error: string }) => top(d) && this.record({ kind: 'error', url: d.url, error: d.error }),
+    );
+    const sameDocument = (d: FrameDetails) => top(d) && this.record({ kind: 'same-document', url: d.url });
+    this.#on(nav.onHistoryStateUpdated, sameDocument);
+    this.#on(nav.onReferenceFragmentUpdated, sameDocument);
+    this.#on(chrome.tabs.onCreated, (tab: chrome.tabs.Tab) => {
+      if (tab.openerTabId === this.tabId && tab.id !== undefined) this.record({ kind: 'opened-tab', tabId: tab.id });
+    });
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- chrome.events.Event's own constraint
+  #on<L extends (...args: any) => void>(event: chrome.events.Event<L>, listener: L): void {
+    event.addListener(listener);
+    this.#removers.push(() => event.removeListener(listener));
+  }
+
+  dispose(): void {
+    for (const remove of this.#removers.splice(0)) remove();
+  }
+}
+
+export function watchTabNavigation(tabId: number): NavigationWatch {
+  return new ChromeNavigationWatch(tabId);
+}
+
+async function currentTab(tabId: number): Promise<TabInfo> {
+  const tab = await chrome.tabs.get(tabId).catch(() => undefined);
+  if (!tab) throw new PageCommandError('The tab was closed while it loaded.', 'tab-gone');
+  return toInfo(tab);
+}
+
 /**
- * Resolves when the tab finishes loading after `start()` began a navigation. The listener is in
- * place before the navigation starts, so a fast load cannot slip past it; the wait is bounded.
+ * Starts a navigation with `start()` and waits (bounded) until the tab's top frame has finished it.
+ * The watch is in place before the navigation begins, so a fast load cannot slip past it. Returns
+ * the tab and how the wait ended ('none' when no navigation began at all).
  */
+export async function followNavigation(
+  tabId: number,
+  start: () => Promise<unknown>,
+  signal: AbortSignal,
+  timeoutMs = LOAD_TIMEOUT_MS,
+): Promise<{ tab: TabInfo; outcome: SettleOutcome }> {
+  const watch = watchTabNavigation(tabId);
+  try {
+    await start();
+    const outcome = await watch.settled({ expectStartMs: NAVIGATION_START_MS, timeoutMs }, signal);
+    if (outcome === 'failed') {
+      throw new PageCommandError(`The page failed to load (${watch.error}).`, 'load-failed');
+    }
+    return { tab: await currentTab(tabId), outcome };
+  } finally {
+    watch.dispose();
+  }
+}
+
+/** `followNavigation`, for callers that only need the tab afterwards. */
 export async function navigateAndWait(
   tabId: number,
   start: () => Promise<unknown>,
   signal: AbortSignal,
   timeoutMs = LOAD_TIMEOUT_MS,
 ): Promise<TabInfo> {
-  let done!: () => void;
-  const loaded = new Promise<void>((resolve) => (done = resolve));
-  let sawLoading = false;
-  const listener = (id: number, change: chrome.tabs.OnUpdatedInfo) => {
-    if (id !== tabId) return;
-    if (change.status === 'loading') sawLoading = true;
-    if (change.status === 'complete' && sawLoading) done();
-  };
-  chrome.tabs.onUpdated.addListener(listener);
-  try {
-    await start();
-    const timeout = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs));
-    const aborted = new Promise<never>((_, reject) => {
-      if (signal.aborted) reject(signal.reason);
-      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-    });
-    await Promise.race([loaded, timeout, aborted]);
-  } finally {
-    chrome.tabs.onUpdated.removeListener(listener);
-  }
-  const tab = await chrome.tabs.get(tabId).catch(() => undefined);
-  if (!tab) throw new PageCommandError('The tab was closed while it loaded.', 'tab-gone');
-  return toInfo(tab);
+  return (await followNavigation(tabId, start, signal, timeoutMs)).tab;
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 export class ChromeBrowser implements BrowserPort {
@@ -67,60 +142,85 @@ export class ChromeBrowser implements BrowserPort {
     return (await chrome.tabs.query({})).map(toInfo);
   }
 
-  async createTab(options: { url?: string; active: boolean; windowId: number }): Promise<TabInfo> {
+  /**
+   * Opens a tab and, with a URL, waits (bounded) for its first load. The new tab's id is only known
+   * once `create()` answers, so completions are collected from the start and matched afterwards.
+   */
+  async createTab(
+    options: { url?: string; active: boolean; windowId: number },
+    signal: AbortSignal = AbortSignal.timeout(LOAD_TIMEOUT_MS + 1_000),
+  ): Promise<TabInfo> {
     if (!options.url) return toInfo(await chrome.tabs.create({ active: options.active, windowId: options.windowId }));
-    let created: chrome.tabs.Tab | undefined;
-    const signal = AbortSignal.timeout(LOAD_TIMEOUT_MS + 1_000);
-    // The tab id is only known after create(), so wait on any load of the new tab.
-    const tab = await new Promise<chrome.tabs.Tab>((resolve, reject) => {
-      const listener = (id: number, change: chrome.tabs.OnUpdatedInfo, updated: chrome.tabs.Tab) => {
-        if (created && id === created.id && change.status === 'complete') finish(updated);
-      };
-      const timer = setTimeout(() => created && finish(created), LOAD_TIMEOUT_MS);
-      const finish = (value: chrome.tabs.Tab) => {
-        clearTimeout(timer);
-        chrome.tabs.onUpdated.removeListener(listener);
-        resolve(value);
-      };
-      chrome.tabs.onUpdated.addListener(listener);
-      chrome.tabs.create({ url: options.url, active: options.active, windowId: options.windowId }).then(
-        (value) => (created = value),
-        (error: unknown) => {
-          clearTimeout(timer);
-          chrome.tabs.onUpdated.removeListener(listener);
-          reject(error);
-        },
-      );
-      signal.addEventListener('abort', () => created && finish(created));
-    });
-    return toInfo(tab);
+    const completed = new Set<number>();
+    let createdId: number | undefined;
+    let loaded!: () => void;
+    const load = new Promise<void>((resolve) => (loaded = resolve));
+    const listener = (id: number, change: chrome.tabs.OnUpdatedInfo) => {
+      if (change.status !== 'complete') return;
+      completed.add(id);
+      if (id === createdId) loaded();
+    };
+    chrome.tabs.onUpdated.addListener(listener);
+    try {
+      const created = await chrome.tabs.create({
+        url: options.url,
+        active: options.active,
+        windowId: options.windowId,
+      });
+      createdId = created.id;
+      const current = created.id === undefined ? undefined : await chrome.tabs.get(created.id).catch(() => undefined);
+      const done =
+        createdId !== undefined && (completed.has(createdId) || (current?.status === 'complete' && !!current.url));
+      if (!done) {
+        const timeout = new Promise<void>((resolve) => setTimeout(resolve, LOAD_TIMEOUT_MS));
+        await raceAbort(Promise.race([load, timeout]), signal);
+      }
+      return createdId === undefined ? toInfo(created) : await currentTab(createdId);
+    } finally {
+      chrome.tabs.onUpdated.removeListener(listener);
+    }
   }
 
   async activateTab(tabId: number): Promise<TabInfo> {
-    const tab = await chrome.tabs.update(tabId, { active: true });
+    const tab = await chrome.tabs.update(tabId, { active: true }).catch(() => undefined);
     if (!tab) throw new PageCommandError(`No tab with id ${tabId}.`, 'tab-gone');
     await chrome.windows.update(tab.windowId, { focused: true }).catch(() => undefined);
     return toInfo(tab);
   }
 
   async closeTab(tabId: number): Promise<void> {
-    await chrome.tabs.remove(tabId);
+    await chrome.tabs.remove(tabId).catch(() => {
+      throw new PageCommandError(`No tab with id ${tabId}.`, 'tab-gone');
+    });
   }
 
   navigate(tabId: number, url: string, signal: AbortSignal): Promise<TabInfo> {
     return navigateAndWait(tabId, () => chrome.tabs.update(tabId, { url }), signal);
   }
 
-  goHistory(tabId: number, direction: 'back' | 'forward', signal: AbortSignal): Promise<TabInfo> {
-    return navigateAndWait(
-      tabId,
-      () => (direction === 'back' ? chrome.tabs.goBack(tabId) : chrome.tabs.goForward(tabId)),
-      signal,
-    );
+  /**
+   * One step back or forward. Chrome answers a step past either end of the history by doing nothing,
+   * so "nothing began" is how the end of the history shows.
+   */
+  async goHistory(tabId: number, direction: 'back' | 'forward', signal: AbortSignal): Promise<TabInfo> {
+    const step = () => (direction === 'back' ? chrome.tabs.goBack(tabId) : chrome.tabs.goForward(tabId));
+    let result: Awaited<ReturnType<typeof followNavigation>>;
+    try {
+      result = await followNavigation(tabId, step, signal);
+    } catch (error) {
+      if (error instanceof PageCommandError || signal.aborted) throw error;
+      throw historyEnd(direction);
+    }
+    if (result.outcome === 'none') throw historyEnd(direction);
+    return result.tab;
   }
 
   reload(tabId: number, bypassCache: boolean, signal: AbortSignal): Promise<TabInfo> {
     return navigateAndWait(tabId, () => chrome.tabs.reload(tabId, { bypassCache }), signal);
+  }
+
+  watchNavigation(tabId: number): NavigationWatch {
+    return watchTabNavigation(tabId);
   }
 
   async captureVisible(windowId: number, quality: number): Promise<string> {
@@ -140,4 +240,16 @@ export class ChromeBrowser implements BrowserPort {
   ): Promise<{ data: string; width: number; height: number }> {
     return composeJpeg(parts, size, scale, quality);
   }
+}
+
+function historyEnd(direction: 'back' | 'forward'): PageCommandError {
+  return direction === 'back'
+    ? new PageCommandError(
+        'There is no earlier page in this tab’s history: it is already at the start. Nothing happened.',
+        'history-end',
+      )
+    : new PageCommandError(
+        'There is no later page in this tab’s history: it is already at the end. Nothing happened.',
+        'history-end',
+      );
 }

@@ -1,6 +1,18 @@
 /** Every browser tool, in the order `tools/list` shows them. */
 import type { BrowserTool } from '../tool';
 import { click } from './click';
+import { closeTab } from './close-tab';
+import { fillForm } from './fill-form';
+import { history } from './history';
+import { hover } from './hover';
+import { navigate } from './navigate';
+import { newTab } from './new-tab';
+import { pressKey } from './press-key';
+import { reload } from './reload';
+import { scroll } from './scroll';
+import { selectOption } from './select-option';
+import { switchTab } from './switch-tab';
+import { type } from './type';
 import { find } from './find';
 import { getText } from './get-text';
 import { readDom } from './read-dom';
@@ -17,5 +29,17 @@ export const browserTools: readonly BrowserTool[] = [
   screenshot,
   tabs,
   waitFor,
+  scroll,
+  hover,
   click,
+  type,
+  fillForm,
+  selectOption,
+  pressKey,
+  navigate,
+  history,
+  reload,
+  newTab,
+  switchTab,
+  closeTab,
 ] as unknown as BrowserTool[];

@@ -1,16 +1,25 @@
 import type { z } from 'zod';
-import type { PageEnv } from '../env';
+import { PageError, type PageEnv } from '../env';
+import { describeElement } from '../actions/describe';
+import { clickAt } from '../actions/pointer';
+import { actionable, runAction } from '../actions/run-action';
 import type { ClickCommand } from '../protocol';
 
-function describe(element: Element): string {
-  const text = (element.textContent ?? '').trim().slice(0, 60);
-  return `<${element.tagName.toLowerCase()}>${text ? ` "${text}"` : ''}`;
-}
+const VERBS = { left: 'Clicked', middle: 'Middle-clicked', right: 'Right-clicked' } as const;
 
+/** A mouse click where a person would click: the centre of the element, after the actionability checks. */
 export function runClick(command: z.output<typeof ClickCommand>, env: PageEnv) {
-  const element = env.resolveTarget(command.target) as HTMLElement;
-  element.scrollIntoView?.({ block: 'center', inline: 'center' });
-  element.click();
-  if (command.double) element.click();
-  return { description: `Clicked ${describe(element)}` };
+  return runAction(env, command, async (signal) => {
+    const element = env.resolveTarget(command.target);
+    if (element instanceof HTMLOptionElement) {
+      throw new PageError(
+        'That is an option of a drop-down: use select_option on the drop-down instead.',
+        'wrong-kind',
+      );
+    }
+    const point = await actionable(element, 'click', { enabled: true, hitTest: true }, signal);
+    const described = describeElement(element);
+    clickAt(point.hit, point.x, point.y, command.button, command.double);
+    return `${command.double ? 'Double-clicked' : VERBS[command.button]} ${described}`;
+  });
 }

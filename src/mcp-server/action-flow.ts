@@ -1,0 +1,181 @@
+/**
+ * How every action tool runs, panel side: remember the last snapshot of the document, watch the
+ * tab's navigations, run the command in the page (cancellable by id), follow a navigation it set
+ * off (the document may vanish mid-command: that is a navigation, not a crash), then answer with
+ * the action line and either the diff against the previous snapshot of the same document or, on a
+ * new document, the full snapshot.
+ */
+import type { z } from 'zod';
+import { parseRef } from '../page/refs';
+import type { ActionReply, ElementTarget, PageCommand } from '../page/protocol';
+import { PageCommandError, type NavigationWatch, type TabInfo } from './browser-port';
+import type { ResponseBuilder } from './response';
+import { diffSnapshots, formatDiff } from './snapshot-diff';
+import { DEFAULT_MAX_CHARS, formatSnapshot } from './snapshot-format';
+import type { Snapshot } from './snapshot-service';
+import type { ToolContext } from './tool';
+import { captureOptions, originOf } from './tools/page-read';
+
+/** Page actions this flow runs; `actionId` is filled in here. */
+type ActionCommand = Extract<
+  PageCommand,
+  { op: 'click' | 'type' | 'fillForm' | 'selectOption' | 'pressKey' | 'scroll' | 'hover' | 'settle' }
+>;
+
+export const ACTION_LOAD_TIMEOUT_MS = 15_000;
+/** A diff longer than this share of the full snapshot reads worse than the snapshot itself. */
+const DIFF_SHARE_LIMIT = 0.6;
+/** After a new document loads, its scripts often render a moment later: a short settle. */
+export const AFTER_LOAD_SETTLE = { quietMs: 100, idleMs: 150, capMs: 2_000 };
+
+/** Errors that mean the document went away under the command, i.e. the page navigated. */
+const DOCUMENT_GONE = new Set(['frame-gone', 'bad-reply', 'scripting', 'frame-changed']);
+
+export interface ElementArgs {
+  ref?: string;
+  selector?: string;
+}
+
+/** The element target and the frame it lives in, or a message saying what to pass. */
+export function elementTarget(
+  args: ElementArgs,
+  what = 'element',
+): { target: ElementTarget; frameId: number } | string {
+  if (args.ref !== undefined) {
+    const parsed = parseRef(args.ref);
+    if (!parsed) return `"${args.ref}" is not a ref. Refs look like e12 or f3e7; take one from the latest snapshot.`;
+    return { target: { ref: args.ref.trim() }, frameId: parsed.frameId };
+  }
+  if (args.selector !== undefined) return { target: { selector: args.selector }, frameId: 0 };
+  return `Say which ${what}: pass \`ref\` (from the latest snapshot) or a CSS \`selector\`.`;
+}
+
+/**
+ * How an element is named when the page could not say (it navigated before answering): its line in
+ * the last snapshot (`link "Second page" [ref=e3]`), or the selector.
+ */
+export function targetLabel(ctx: ToolContext, args: ElementArgs): string {
+  if (args.ref !== undefined) {
+    const marker = `[ref=${args.ref.trim()}]`;
+    const line = ctx.tab && ctx.snapshots.last(ctx.tab.id)?.lines.find((l) => l.includes(marker));
+    const head = line && /^\s*- (.*?)\s*\[ref=/.exec(line)?.[1];
+    return head ? `${head} ${marker}` : marker;
+  }
+  return args.selector !== undefined ? `the element matching ${args.selector}` : 'the focused element';
+}
+
+function randomId(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function settleNote(reply: z.infer<typeof ActionReply> | undefined): string {
+  if (reply?.settled?.reason !== 'cap') return '';
+  return ` (the page kept changing; stopped waiting after ${(reply.settled.ms / 1000).toFixed(1)} s)`;
+}
+
+/**
+ * The page after an action or navigation: the diff against `before` when it is the same document
+ * and the diff is the shorter read, else the full snapshot. Pages on sites the gates refuse are
+ * not read at all.
+ */
+export async function reportPage(
+  ctx: ToolContext,
+  response: ResponseBuilder,
+  tab: TabInfo,
+  line: string,
+  before: Snapshot | undefined,
+): Promise<void> {
+  if (tab.url) {
+    const refusal = await ctx.checkDestination(tab.url);
+    if (refusal) {
+      response.text(`${line}. The tab is now on a page Tabwright may not read, so none of it is shown. ${refusal}`);
+      return;
+    }
+  }
+  const after = await ctx.snapshots.capture(tab, captureOptions(ctx));
+  const origin = originOf(after.url);
+  const full = formatSnapshot(after, DEFAULT_MAX_CHARS);
+  if (before && before.documentId === after.documentId) {
+    const diff = diffSnapshots(before, after);
+    const text = diff && formatDiff(diff, DEFAULT_MAX_CHARS);
+    if (text && text.length <= Math.max(400, full.length * DIFF_SHARE_LIMIT)) {
+      response.text(line);
+      response.pageText(origin, text);
+      return;
+    }
+  }
+  const navigated = before && before.documentId !== after.documentId;
+  response.text(navigated ? `${line}; the page changed to ${after.url}` : line);
+  response.pageText(origin, full);
+}
+
+async function followNavigation(ctx: ToolContext, watch: NavigationWatch | undefined, expected: boolean) {
+  if (!watch) return 'none';
+  return watch.settled({ expectStartMs: expected ? 1_500 : undefined, timeoutMs: ACTION_LOAD_TIMEOUT_MS }, ctx.signal);
+}
+
+/**
+ * Runs one page action and writes its result. Refusals from the page (stale ref, not actionable,
+ * bad value) propagate as `PageCommandError`s, which the server turns into error results.
+ */
+export async function performAction(
+  ctx: ToolContext,
+  response: ResponseBuilder,
+  command: ActionCommand,
+  options: { frameId?: number; fallbackLine: string },
+): Promise<void> {
+  const tab = ctx.tab!;
+  const page = ctx.browser.page;
+  const frameId = options.frameId ?? 0;
+  const before = ctx.snapshots.last(tab.id);
+  const watch = ctx.browser.watchNavigation?.(tab.id);
+  const actionId = randomId();
+  const cancel = () => void page.run(tab.id, { op: 'cancelWait', waitId: actionId }, { frameId }).catch(() => {});
+  ctx.signal.addEventListener('abort', cancel, { once: true });
+  try {
+    let reply: z.infer<typeof ActionReply> | undefined;
+    let lost = false;
+    try {
+      reply = await page.run(tab.id, { ...command, actionId } as ActionCommand, { frameId, signal: ctx.signal });
+    } catch (error) {
+      if (ctx.signal.aborted || !(error instanceof PageCommandError) || !DOCUMENT_GONE.has(error.code)) throw error;
+      lost = true; // the document went away while the command ran: the action set off a navigation
+    }
+    const outcome = await followNavigation(ctx, watch, lost || !!reply?.navigating);
+    let line = (reply?.description ?? options.fallbackLine) + settleNote(reply);
+    if (outcome === 'failed') line += `; the page it led to failed to load (${watch?.error})`;
+    if (outcome === 'timeout') line += `; the next page was still loading after ${ACTION_LOAD_TIMEOUT_MS / 1000} s`;
+    for (const opened of watch?.openedTabs ?? [])
+      line += `; it opened a new tab (id ${opened}): switch_tab to work there`;
+    const current = (await ctx.browser.getTab(tab.id)) ?? tab;
+    if (outcome === 'loaded') {
+      await page.run(tab.id, { op: 'settle', settle: AFTER_LOAD_SETTLE }, { signal: ctx.signal }).catch(() => {});
+    }
+    try {
+      await reportPage(ctx, response, current, line, before);
+    } catch (error) {
+      // The page started navigating only after the command answered: follow it, then read once more.
+      if (ctx.signal.aborted || !(error instanceof PageCommandError) || !DOCUMENT_GONE.has(error.code)) throw error;
+      await followNavigation(ctx, watch, true);
+      await reportPage(ctx, response, (await ctx.browser.getTab(tab.id)) ?? current, line, before);
+    }
+  } finally {
+    ctx.signal.removeEventListener('abort', cancel);
+    watch?.dispose();
+  }
+}
+
+/** After navigate, history, reload or switching tabs: let the page settle, then show it whole. */
+export async function reportNewPage(
+  ctx: ToolContext,
+  response: ResponseBuilder,
+  tab: TabInfo,
+  line: string,
+  options: { settle?: boolean } = {},
+): Promise<void> {
+  if (options.settle !== false) {
+    const command = { op: 'settle' as const, settle: AFTER_LOAD_SETTLE };
+    await ctx.browser.page.run(tab.id, command, { signal: ctx.signal }).catch(() => {});
+  }
+  await reportPage(ctx, response, tab, line, undefined);
+}

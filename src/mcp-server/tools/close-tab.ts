@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { defineTool } from '../tool';
+import { listTabs } from './tab-list';
+
+export const closeTab = defineTool({
+  name: 'close_tab',
+  description:
+    'Close a tab by its id (from the tabs tool). Unsaved input in it is lost. Returns the tabs that remain; if the ' +
+    'closed tab was the active one, the tab now in front is what the other tools act on.',
+  kind: 'write',
+  target: 'tabs',
+  input: z.object({ tabId: z.number().int().describe('Id of the tab to close, from the tabs tool') }),
+  async handle(args, ctx, response) {
+    const tab = await ctx.browser.getTab(args.tabId);
+    if (!tab) return void response.error(`There is no tab with id ${args.tabId}. Call tabs to list the open tabs.`);
+    if (/^chrome-extension:/i.test(tab.url ?? '')) {
+      return void response.error(`Tab ${args.tabId} is an extension page; Tabwright does not close those.`);
+    }
+    await ctx.browser.closeTab(tab.id);
+    const remaining = await listTabs(ctx);
+    response.text(`Closed tab ${tab.id}. Open tabs:`);
+    response.pageText('open tabs', remaining.text);
+    response.structured({ closed: tab.id, tabs: remaining.tabs });
+  },
+});

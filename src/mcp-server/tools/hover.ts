@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { elementTarget, performAction, targetLabel } from '../action-flow';
+import { defineTool } from '../tool';
+import { refArg, selectorArg } from './action-args';
+
+export const hover = defineTool({
+  name: 'hover',
+  description:
+    'Move the mouse over an element, to open hover menus and tooltips (menus drawn with CSS :hover included). ' +
+    'Changes nothing on the page by itself. Returns what appeared or changed.',
+  kind: 'read',
+  target: 'page',
+  input: z.object({ ref: refArg, selector: selectorArg }),
+  async handle(args, ctx, response) {
+    const at = elementTarget(args, 'element to hover over');
+    if (typeof at === 'string') return void response.error(at);
+    await performAction(
+      ctx,
+      response,
+      { op: 'hover', target: at.target },
+      { frameId: at.frameId, fallbackLine: `Hovered over ${targetLabel(ctx, args)}` },
+    );
+  },
+});

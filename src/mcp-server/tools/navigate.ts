@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { reportNewPage } from '../action-flow';
+import { defineTool, type ToolContext } from '../tool';
+
+/** An absolute http(s) URL, or a message saying what is wrong with it. */
+export function checkWebUrl(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `"${url}" is not an absolute URL. Give the whole address, starting with https:// or http://.`;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    return `Tabwright only opens http(s) pages, not ${parsed.protocol} URLs.`;
+  }
+  return undefined;
+}
+
+/**
+ * The tab to navigate: the active tab of the panel's window. A web page on a site the gates refuse
+ * is not taken away from the user; a browser page (new tab, about:blank) may be.
+ */
+export async function tabToNavigate(ctx: ToolContext) {
+  const tab = await ctx.browser.activeTab(ctx.windowId);
+  if (!tab) return 'There is no active tab in this window. Open one with new_tab.';
+  if (tab.url && /^https?:/i.test(tab.url)) {
+    const refusal = await ctx.checkDestination(tab.url);
+    if (refusal) return `${refusal} (The active tab is on that site; open a new tab with new_tab instead.)`;
+  }
+  return tab;
+}
+
+export const navigate = defineTool({
+  name: 'navigate',
+  description:
+    'Load a URL in the current tab and wait for it to load (bounded). Only absolute http(s) URLs on sites the ' +
+    'user has allowed. Returns the snapshot of the new page.',
+  kind: 'write',
+  target: 'tabs',
+  input: z.object({ url: z.string().min(1).max(8_192).describe('Absolute http(s) URL to load') }),
+  async handle(args, ctx, response) {
+    const problem = checkWebUrl(args.url);
+    if (problem) return void response.error(problem);
+    const refusal = await ctx.checkDestination(args.url);
+    if (refusal) return void response.error(refusal);
+    const tab = await tabToNavigate(ctx);
+    if (typeof tab === 'string') return void response.error(tab);
+    const loaded = await ctx.browser.navigate(tab.id, args.url, ctx.signal);
+    await reportNewPage(ctx, response, loaded, `Navigated to ${args.url}`);
+  },
+});

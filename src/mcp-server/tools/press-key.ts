@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { elementTarget, performAction, targetLabel } from '../action-flow';
+import { defineTool } from '../tool';
+import { refArg, selectorArg } from './action-args';
+
+export const pressKey = defineTool({
+  name: 'press_key',
+  description:
+    'Press a key or key combination, on an element (focused first) or on whatever has focus: Enter, Escape, Tab, ' +
+    'Backspace, ArrowDown, PageDown, a single character, or combinations such as Control+a or Shift+Tab. The ' +
+    "browser's usual effect follows unless the page handles the key (Enter submits, Tab moves focus, Escape " +
+    'closes a dialog). Returns what changed on the page.',
+  kind: 'write',
+  target: 'page',
+  input: z.object({
+    key: z.string().min(1).max(64).describe('Key name or combination, e.g. Enter, Escape, ArrowDown, Control+a'),
+    ref: refArg,
+    selector: selectorArg,
+  }),
+  async handle(args, ctx, response) {
+    const named = args.ref !== undefined || args.selector !== undefined;
+    const at = named ? elementTarget(args) : undefined;
+    if (typeof at === 'string') return void response.error(at);
+    await performAction(
+      ctx,
+      response,
+      { op: 'pressKey', key: args.key, ...(at ? { target: at.target } : {}) },
+      { frameId: at?.frameId ?? 0, fallbackLine: `Pressed ${args.key}${at ? ` on ${targetLabel(ctx, args)}` : ''}` },
+    );
+  },
+});

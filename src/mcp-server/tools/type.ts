@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { elementTarget, performAction, targetLabel } from '../action-flow';
+import { defineTool } from '../tool';
+import { refArg, selectorArg } from './action-args';
+
+export const MAX_TYPED_CHARS = 10_000;
+
+export const type = defineTool({
+  name: 'type',
+  description:
+    'Type text into a text field, textarea or rich-text editor, key by key as a person would, so the page reacts ' +
+    'as it does to real typing. Date, time, colour and range inputs take their value whole (e.g. 2024-05-31). ' +
+    'Replaces the current content unless clear is false. What is typed into password fields never appears in ' +
+    'any result. Returns what changed on the page.',
+  kind: 'write',
+  target: 'page',
+  input: z.object({
+    ref: refArg,
+    selector: selectorArg,
+    text: z.string().max(MAX_TYPED_CHARS).describe('The text to type'),
+    clear: z.boolean().default(true).describe('Empty the field first (default true); false appends to what is there'),
+    submit: z.boolean().default(false).describe('Press Enter afterwards, which submits the form the field is in'),
+  }),
+  async handle(args, ctx, response) {
+    const at = elementTarget(args, 'field to type into');
+    if (typeof at === 'string') return void response.error(at);
+    await performAction(
+      ctx,
+      response,
+      { op: 'type', target: at.target, text: args.text, clear: args.clear, submit: args.submit },
+      { frameId: at.frameId, fallbackLine: `Typed into ${targetLabel(ctx, args)}` },
+    );
+  },
+});

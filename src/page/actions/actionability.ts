@@ -1,0 +1,187 @@
+/**
+ * Before acting, the element must be able to take the action the way a person's would: still in
+ * the page, visible, enabled (and editable, for typing), not moving, and — for pointer actions —
+ * the topmost thing at the point of action. Checks are retried for a short while (a menu sliding in,
+ * a spinner going away); when time runs out the refusal names the check that failed, and nothing
+ * has been done to the page.
+ */
+import { describeElement } from './describe';
+import { nextFrame, sleep, throwIfCancelled } from './timing';
+
+export type ActionCheck = 'attached' | 'visible' | 'enabled' | 'editable' | 'stable' | 'receives-events';
+
+export interface ActionabilityOptions {
+  enabled?: boolean;
+  editable?: boolean;
+  /** Pointer actions: the element must be the one hit at its centre. */
+  hitTest?: boolean;
+  timeoutMs?: number;
+}
+
+export interface ActionPoint {
+  x: number;
+  y: number;
+  /** The innermost element at the point (the target or something inside it): events go there. */
+  hit: Element;
+}
+
+export const ACTIONABILITY_TIMEOUT_MS = 2_000;
+
+export class NotActionable extends Error {
+  constructor(
+    readonly check: ActionCheck,
+    readonly detail: string,
+    readonly advice: string,
+  ) {
+    super(detail);
+  }
+}
+
+/** Parent in the flat tree: through shadow roots to their hosts and from slotted nodes to slots. */
+export function composedParent(node: Node): Node | null {
+  if (node instanceof Element && node.assignedSlot) return node.assignedSlot;
+  if (node.parentNode instanceof ShadowRoot) return node.parentNode.host;
+  return node.parentNode;
+}
+
+export function composedContains(ancestor: Node, node: Node | null): boolean {
+  for (let current = node; current; current = composedParent(current)) if (current === ancestor) return true;
+  return false;
+}
+
+/** `elementFromPoint` that descends into open shadow roots, as the hit test of a real click does. */
+export function deepElementFromPoint(document: Document, x: number, y: number): Element | null {
+  let hit = document.elementFromPoint(x, y);
+  while (hit?.shadowRoot) {
+    const inner = hit.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === hit) break;
+    hit = inner;
+  }
+  return hit;
+}
+
+function isDisabled(element: Element): boolean {
+  if (element.matches(':disabled')) return true;
+  for (let current: Node | null = element; current; current = composedParent(current)) {
+    if (current instanceof Element && current.getAttribute('aria-disabled') === 'true') return true;
+  }
+  return false;
+}
+
+function isReadOnly(element: Element): boolean {
+  if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) return element.readOnly;
+  if (element instanceof HTMLElement && element.isContentEditable) return false;
+  return element.getAttribute('aria-readonly') === 'true';
+}
+
+/** The first visible box of the element: a link that wraps lines is clicked on its first line. */
+function firstBox(element: Element): DOMRect | undefined {
+  for (const rect of element.getClientRects()) if (rect.width > 0 && rect.height > 0) return rect;
+  return undefined;
+}
+
+function isVisible(element: Element): boolean {
+  const checked = (element as Element & { checkVisibility?(o: object): boolean }).checkVisibility?.({
+    checkVisibilityCSS: true,
+  });
+  if (checked === false) return false;
+  return firstBox(element) !== undefined;
+}
+
+function inViewport(rect: DOMRect, view: Window): boolean {
+  return rect.top >= 0 && rect.left >= 0 && rect.bottom <= view.innerHeight && rect.right <= view.innerWidth;
+}
+
+function sameBox(a: DOMRect, b: DOMRect): boolean {
+  return Math.abs(a.x - b.x) < 0.5 && Math.abs(a.y - b.y) < 0.5 && a.width === b.width && a.height === b.height;
+}
+
+/** The centre of the part of the box inside the viewport. */
+function centreInView(rect: DOMRect, view: Window): { x: number; y: number } {
+  const left = Math.max(rect.left, 0);
+  const right = Math.min(rect.right, view.innerWidth);
+  const top = Math.max(rect.top, 0);
+  const bottom = Math.min(rect.bottom, view.innerHeight);
+  return { x: Math.round((left + right) / 2), y: Math.round((top + bottom) / 2) };
+}
+
+/** A click on a label reaches its control, so a custom checkbox drawn by its label still counts. */
+function reaches(target: Element, hit: Element): boolean {
+  if (composedContains(target, hit)) return true;
+  const label = hit.closest('label');
+  return !!label && (label.control === target || composedContains(label, target));
+}
+
+async function attempt(element: Element, options: ActionabilityOptions, signal: AbortSignal): Promise<ActionPoint> {
+  const view = element.ownerDocument.defaultView!;
+  if (!element.isConnected) {
+    throw new NotActionable('attached', 'it is no longer in the page', 'Call snapshot again and use a fresh ref.');
+  }
+  if (!isVisible(element)) {
+    throw new NotActionable(
+      'visible',
+      'it is not visible (hidden, collapsed or of zero size)',
+      'Open or reveal the part of the page that shows it first, or pick a visible element from a fresh snapshot.',
+    );
+  }
+  if (options.enabled && isDisabled(element)) {
+    throw new NotActionable(
+      'enabled',
+      'it is disabled',
+      'Complete what the page needs first, or pick another element.',
+    );
+  }
+  if (options.editable && isReadOnly(element)) {
+    throw new NotActionable('editable', 'it is read-only', 'Pick a field that accepts input.');
+  }
+  let box = firstBox(element)!;
+  if (!inViewport(box, view)) {
+    element.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    box = firstBox(element) ?? box;
+  }
+  await nextFrame(view, signal);
+  const settled = firstBox(element);
+  if (!settled) {
+    throw new NotActionable('visible', 'it disappeared', 'Call snapshot again to see the page as it is now.');
+  }
+  if (!sameBox(box, settled)) {
+    throw new NotActionable(
+      'stable',
+      'it is still moving (animating)',
+      'Wait for the page to finish its animation (wait_for), then try again.',
+    );
+  }
+  const { x, y } = centreInView(settled, view);
+  const hit = deepElementFromPoint(element.ownerDocument, x, y);
+  if (options.hitTest) {
+    if (!hit || !reaches(element, hit)) {
+      const cover = hit ? describeElement(hit) : 'nothing (it is outside the visible area)';
+      throw new NotActionable(
+        'receives-events',
+        `it is covered: ${cover} is on top of it at (${x}, ${y})`,
+        'Dismiss or close what covers it first (look for it in a snapshot), then try again.',
+      );
+    }
+  }
+  return { x, y, hit: hit && composedContains(element, hit) ? hit : element };
+}
+
+/** Waits (bounded) until the element can take the action; throws `NotActionable` naming the check. */
+export async function ensureActionable(
+  element: Element,
+  options: ActionabilityOptions,
+  signal: AbortSignal,
+): Promise<ActionPoint> {
+  const deadline = performance.now() + (options.timeoutMs ?? ACTIONABILITY_TIMEOUT_MS);
+  const pauses = [0, 20, 50, 100];
+  for (let round = 0; ; round++) {
+    throwIfCancelled(signal);
+    try {
+      return await attempt(element, options, signal);
+    } catch (error) {
+      if (!(error instanceof NotActionable) || error.check === 'attached') throw error;
+      if (performance.now() >= deadline) throw error;
+    }
+    await sleep(pauses[Math.min(round, pauses.length - 1)]!, signal);
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * What kind of form field an element is, which decides how a value reaches it, and whether its
+ * value is a secret that must never be echoed.
+ */
+
+/** Inputs that take typed text, key by key. */
+const TEXT_TYPES = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number']);
+/** Inputs whose value is set whole (a picker, not a keyboard, fills them in a real browser). */
+const VALUE_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range']);
+const SECRET_AUTOCOMPLETE = /\b(current-password|new-password|one-time-code|cc-number|cc-csc)\b/i;
+
+export type FieldKind = 'text' | 'value' | 'checkable' | 'select' | 'file' | 'editable' | 'button' | 'other';
+
+export function fieldKind(element: Element): FieldKind {
+  if (element instanceof HTMLTextAreaElement) return 'text';
+  if (element instanceof HTMLSelectElement) return 'select';
+  if (element instanceof HTMLInputElement) {
+    const type = element.type.toLowerCase();
+    if (TEXT_TYPES.has(type)) return 'text';
+    if (VALUE_TYPES.has(type)) return 'value';
+    if (type === 'checkbox' || type === 'radio') return 'checkable';
+    if (type === 'file') return 'file';
+    if (['submit', 'reset', 'button', 'image'].includes(type)) return 'button';
+    return 'other';
+  }
+  if (element instanceof HTMLElement && element.isContentEditable) return 'editable';
+  return 'other';
+}
+
+/** Password fields and fields the page marks as holding credentials or card secrets. */
+export function isSecretField(element: Element): boolean {
+  if (element instanceof HTMLInputElement && element.type.toLowerCase() === 'password') return true;
+  const autocomplete = element.getAttribute('autocomplete') ?? '';
+  return SECRET_AUTOCOMPLETE.test(autocomplete);
+}
+
+/**
+ * The field an element stands for: itself when it takes input, the control of a label, or the one
+ * form field inside a wrapper (a styled container around an input).
+ */
+export function fieldFor(element: Element): Element {
+  if (fieldKind(element) !== 'other') return element;
+  if (element instanceof HTMLLabelElement && element.control) return element.control;
+  const inner = element.querySelectorAll(
+    'input:not([type=hidden]), textarea, select, [contenteditable=""], [contenteditable="true"]',
+  );
+  return inner.length === 1 ? inner[0]! : element;
+}
+
+/** The native value setter, so frameworks that track `value` (React) see a real change. */
+export function setNativeValue(
+  element: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement,
+  value: string,
+): void {
+  const prototype = Object.getPrototypeOf(element) as object;
+  const setter = Object.getOwnPropertyDescriptor(prototype, 'value')?.set;
+  if (setter) setter.call(element, value);
+  else element.value = value;
+}

@@ -1,0 +1,74 @@
+/**
+ * The frame every page action runs in: the action is registered under its id so the panel can
+ * cancel it, the document is watched from before the first event, and once the action is done the
+ * page is given time to settle (see `settle.ts`). Refusals become errors the model can act on.
+ */
+import { PageError, type PageEnv } from '../env';
+import { ensureActionable, NotActionable, type ActionabilityOptions, type ActionPoint } from './actionability';
+import { describeElement } from './describe';
+import { DEFAULT_SETTLE, SettleWatch, type SettleOptions, type SettleReason } from './settle';
+import { ActionCancelled } from './timing';
+
+export interface ActionSpec {
+  actionId?: string;
+  settle?: Partial<SettleOptions>;
+}
+
+export interface ActionOutcome {
+  description: string;
+  settled: { reason: SettleReason; ms: number };
+  /** The document began to navigate away: the panel waits for the new one to load. */
+  navigating: boolean;
+  url: string;
+  documentId: string;
+}
+
+/** Waits for `element` to be actionable; a refusal names the failed check and says what to do. */
+export async function actionable(
+  element: Element,
+  verb: string,
+  options: ActionabilityOptions,
+  signal: AbortSignal,
+): Promise<ActionPoint> {
+  try {
+    return await ensureActionable(element, options, signal);
+  } catch (error) {
+    if (!(error instanceof NotActionable)) throw error;
+    throw new PageError(
+      `Refused to ${verb} ${describeElement(element)}: ${error.detail} (failed check: ${error.check}). ` +
+        `Nothing was done. ${error.advice}`,
+      `not-actionable:${error.check}`,
+    );
+  }
+}
+
+export async function runAction(
+  env: PageEnv,
+  spec: ActionSpec,
+  work: (signal: AbortSignal) => Promise<string> | string,
+): Promise<ActionOutcome> {
+  const controller = new AbortController();
+  const id = spec.actionId;
+  if (id) {
+    env.waits.get(id)?.abort();
+    env.waits.set(id, controller);
+  }
+  const watch = new SettleWatch(env.document);
+  try {
+    const description = await work(controller.signal);
+    const settled = await watch.settle({ ...DEFAULT_SETTLE, ...spec.settle }, controller.signal);
+    return {
+      description,
+      settled: { reason: settled.reason, ms: settled.ms },
+      navigating: settled.reason === 'navigation',
+      url: env.document.URL,
+      documentId: env.documentId,
+    };
+  } catch (error) {
+    if (error instanceof ActionCancelled) throw new PageError('The action was cancelled.', 'cancelled');
+    throw error;
+  } finally {
+    watch.dispose();
+    if (id && env.waits.get(id) === controller) env.waits.delete(id);
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * Typing into a field: text fields and textareas key by key (keydown, keypress, the edit, keyup),
+ * so pages that listen to keys and frameworks that listen to `input` both see it; date, time,
+ * colour and range inputs whole, as their pickers would set them; rich-text (contenteditable)
+ * through the browser's editor. A `change` follows the edit, as when the field loses focus.
+ */
+import { PageError } from '../env';
+import { describeElement } from './describe';
+import { caretToEnd, clearField, fireChange, insertNewline, insertText, isTextControl } from './editing';
+import { fieldKind, setNativeValue } from './fields';
+import { acceptsValue } from './options';
+import { dispatchKey } from './key-events';
+import { characterKey } from './keyboard';
+import { submitFromField } from './submit';
+import { throwIfCancelled } from './timing';
+
+const VALUE_FORMATS: Record<string, string> = {
+  date: '2024-05-31',
+  time: '14:30',
+  'datetime-local': '2024-05-31T14:30',
+  month: '2024-05',
+  week: '2024-W22',
+  color: '#1a2b3c',
+  range: 'a number within its range',
+};
+
+export interface Typed {
+  /** The field's value afterwards, when it is not what was asked for (a mask, a max length…). */
+  differs?: string;
+  /** What submitting did, when asked to submit. */
+  submitted?: string;
+}
+
+function refuseKind(field: Element): never {
+  const what = describeElement(field);
+  switch (fieldKind(field)) {
+    case 'select':
+      throw new PageError(`${what} is a drop-down: use select_option with its value or label.`, 'wrong-kind');
+    case 'checkable':
+      throw new PageError(`${what} is a checkbox or radio button: click it instead.`, 'wrong-kind');
+    case 'file':
+      throw new PageError(`${what} is a file picker; Tabwright cannot choose files for the user.`, 'wrong-kind');
+    default:
+      throw new PageError(`${what} does not take text. Pick a text field, textarea or editable area.`, 'wrong-kind');
+  }
+}
+
+/** One character, as a key press: the edit happens only if the page lets the key through. */
+function typeCharacter(field: Element, character: string): void {
+  const definition = characterKey(character);
+  const modifiers = { ctrlKey: false, altKey: false, metaKey: false, shiftKey: !!definition.shifted };
+  if (dispatchKey(field, 'keydown', definition, modifiers) && dispatchKey(field, 'keypress', definition, modifiers)) {
+    if (definition.key === 'Enter') {
+      if (field instanceof HTMLInputElement) submitFromField(field);
+      else insertNewline(field);
+    } else {
+      insertText(field, character);
+    }
+  }
+  dispatchKey(field, 'keyup', definition, modifiers);
+}
+
+function setWholeValue(field: HTMLInputElement, text: string): void {
+  setWholeValueCheck(field, text);
+  setNativeValue(field, text);
+  field.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertReplacementText' }));
+  fireChange(field);
+}
+
+/** Refuses, before anything changes, a value the field could not take. */
+export function checkTypable(field: Element, text: string): void {
+  const kind = fieldKind(field);
+  if (kind !== 'text' && kind !== 'value' && kind !== 'editable') refuseKind(field);
+  if (kind === 'value') setWholeValueCheck(field as HTMLInputElement, text);
+}
+
+function setWholeValueCheck(field: HTMLInputElement, text: string): void {
+  if (!acceptsValue(field, text)) {
+    throw new PageError(
+      `${describeElement(field)} takes a value like ${VALUE_FORMATS[field.type] ?? 'its own format'}; ` +
+        `"${text}" was not accepted. Nothing was changed.`,
+      'bad-value',
+    );
+  }
+}
+
+export function typeText(
+  field: Element,
+  text: string,
+  options: { clear: boolean; submit: boolean; signal: AbortSignal },
+): Typed {
+  checkTypable(field, text);
+  const kind = fieldKind(field);
+  const html = field as HTMLElement;
+  if (html.ownerDocument.activeElement !== html) html.focus({ preventScroll: true });
+  const typed: Typed = {};
+  if (kind === 'value') {
+    setWholeValue(field as HTMLInputElement, text);
+  } else {
+    const before = isTextControl(field) ? field.value : (field.textContent ?? '');
+    if (options.clear) clearField(field);
+    else caretToEnd(field);
+    const start = isTextControl(field) ? field.value : (field.textContent ?? '');
+    for (const character of text) {
+      throwIfCancelled(options.signal);
+      typeCharacter(field, character === '\r' ? '\n' : character);
+    }
+    const after = isTextControl(field) ? field.value : (field.textContent ?? '');
+    const expected = start + text.replace(/\r\n?/g, '\n');
+    if (isTextControl(field) && after !== expected && !(field instanceof HTMLInputElement && text.includes('\n'))) {
+      typed.differs = after;
+    }
+    if (isTextControl(field) && after !== before) fireChange(field);
+  }
+  if (options.submit) {
+    const enter = characterKey('\n');
+    const modifiers = { ctrlKey: false, altKey: false, metaKey: false, shiftKey: false };
+    if (dispatchKey(field, 'keydown', enter, modifiers) && dispatchKey(field, 'keypress', enter, modifiers)) {
+      typed.submitted = submitFromField(field) ?? 'pressed Enter (the field is in no form)';
+    } else {
+      typed.submitted = 'pressed Enter (the page handled it)';
+    }
+    dispatchKey(field, 'keyup', enter, modifiers);
+  }
+  return typed;
+}

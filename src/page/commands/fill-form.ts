@@ -1,0 +1,81 @@
+import type { z } from 'zod';
+import { PageError, type PageEnv } from '../env';
+import { describeElement, quoteText } from '../actions/describe';
+import { fieldFor, fieldKind, isSecretField } from '../actions/fields';
+import { applyOptions, chooseOptions, parseChecked, setChecked } from '../actions/options';
+import { actionable, runAction } from '../actions/run-action';
+import { submitFromField } from '../actions/submit';
+import { checkTypable, typeText } from '../actions/text-entry';
+import type { FieldValue, FillFormCommand } from '../protocol';
+
+type Value = z.output<typeof FieldValue>;
+
+interface Planned {
+  field: Element;
+  described: string;
+  secret: boolean;
+  apply(signal: AbortSignal): string;
+}
+
+function asText(value: Value, field: Element): string {
+  if (typeof value === 'string') return value;
+  throw new PageError(`${describeElement(field)} takes text; give the value as a string.`, 'bad-value');
+}
+
+/** Works out how each value reaches its field, refusing bad values before anything changes. */
+function plan(field: Element, value: Value): Planned {
+  const described = describeElement(field);
+  const secret = isSecretField(field);
+  const kind = fieldKind(field);
+  if (kind === 'checkable') {
+    const input = field as HTMLInputElement;
+    if (Array.isArray(value)) throw new PageError(`${described} takes true or false.`, 'bad-value');
+    const checked = parseChecked(value, input);
+    if (!checked && input.type === 'radio' && input.checked) {
+      throw new PageError(`${described} is a radio button: choose another option in its group instead.`, 'bad-value');
+    }
+    return { field, described, secret, apply: () => (setChecked(input, checked), checked ? 'checked' : 'unchecked') };
+  }
+  if (kind === 'select') {
+    const select = field as HTMLSelectElement;
+    const wanted = Array.isArray(value) ? value : [String(value)];
+    // A value matches an option's value first, then its label: agents pass either.
+    const chosen = wanted.map((item) => {
+      try {
+        return chooseOptions(select, [item], 'value')[0]!;
+      } catch {
+        return chooseOptions(select, [item], 'label')[0]!;
+      }
+    });
+    if (chosen.length > 1 && !select.multiple) chooseOptions(select, wanted, 'value');
+    return { field, described, secret, apply: () => applyOptions(select, chosen) };
+  }
+  const text = asText(value, field);
+  checkTypable(field, text);
+  return {
+    field,
+    described,
+    secret,
+    apply: (signal) => {
+      const typed = typeText(field, text, { clear: true, submit: false, signal });
+      const shown = secret ? `${[...text].length} characters (hidden)` : quoteText(text);
+      return typed.differs !== undefined && !secret ? `${shown}, now ${quoteText(typed.differs)}` : shown;
+    },
+  };
+}
+
+/** Fills several fields in one call, in order; every field is checked before the first is touched. */
+export function runFillForm(command: z.output<typeof FillFormCommand>, env: PageEnv) {
+  return runAction(env, command, async (signal) => {
+    const planned = command.fields.map(({ target, value }) => plan(fieldFor(env.resolveTarget(target)), value));
+    for (const item of planned) {
+      const needsEditing = ['text', 'value', 'editable'].includes(fieldKind(item.field));
+      await actionable(item.field, 'fill', { enabled: true, editable: needsEditing }, signal);
+    }
+    const filled = planned.map((item) => `${item.described} = ${item.apply(signal)}`);
+    let line = `Filled ${planned.length} field${planned.length === 1 ? '' : 's'}: ${filled.join(', ')}`;
+    if (command.submit)
+      line += `; ${submitFromField(planned.at(-1)!.field) ?? 'no form to submit (the fields are in no form)'}`;
+    return line;
+  });
+}

@@ -1,0 +1,16 @@
+import type { z } from 'zod';
+import type { PageEnv } from '../env';
+import { describeElement } from '../actions/describe';
+import { movePointer } from '../actions/pointer';
+import { actionable, runAction } from '../actions/run-action';
+import type { HoverCommand } from '../protocol';
+
+/** Moves the pointer onto the element, so hover menus and tooltips open (CSS `:hover` included). */
+export function runHover(command: z.output<typeof HoverCommand>, env: PageEnv) {
+  return runAction(env, command, async (signal) => {
+    const element = env.resolveTarget(command.target);
+    const point = await actionable(element, 'hover over', { hitTest: true }, signal);
+    movePointer(point.hit, point.x, point.y);
+    return `Hovering over ${describeElement(element)}`;
+  });
+}

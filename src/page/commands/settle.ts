@@ -1,0 +1,9 @@
+import type { z } from 'zod';
+import type { PageEnv } from '../env';
+import { runAction } from '../actions/run-action';
+import type { SettleCommand } from '../protocol';
+
+/** Waits for the document to settle without acting: after a history step inside a single-page app. */
+export function runSettle(command: z.output<typeof SettleCommand>, env: PageEnv) {
+  return runAction(env, command, () => 'Waited for the page to settle');
+}

@@ -1,0 +1,26 @@
+import type { z } from 'zod';
+import type { PageEnv } from '../env';
+import { describeElement, quoteText } from '../actions/describe';
+import { fieldFor, isSecretField } from '../actions/fields';
+import { actionable, runAction } from '../actions/run-action';
+import { checkTypable, typeText } from '../actions/text-entry';
+import type { TypeCommand } from '../protocol';
+
+/** Types into a field; values of password fields never appear in the result. */
+export function runType(command: z.output<typeof TypeCommand>, env: PageEnv) {
+  return runAction(env, command, async (signal) => {
+    const field = fieldFor(env.resolveTarget(command.target));
+    checkTypable(field, command.text);
+    await actionable(field, 'type into', { enabled: true, editable: true }, signal);
+    const secret = isSecretField(field);
+    const described = describeElement(field);
+    const typed = typeText(field, command.text, { clear: command.clear, submit: command.submit, signal });
+    const what = secret ? `${[...command.text].length} characters (hidden)` : quoteText(command.text);
+    let line = `Typed ${what} into ${described}`;
+    if (typed.differs !== undefined) {
+      line += secret ? '; the page changed what was typed' : `; the field now holds ${quoteText(typed.differs)}`;
+    }
+    if (typed.submitted) line += `; ${typed.submitted}`;
+    return line;
+  });
+}

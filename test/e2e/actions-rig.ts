@@ -1,0 +1,133 @@
+/**
+ * The action e2e set-up: the project's broker in-process, the built test extension in Chromium
+ * with an agent added through the panel, act mode on and the fixture site allowed — then tool
+ * calls made from the broker's side of the real tunnel (broker → panel → page → panel → broker).
+ * Write calls are confirmed in the panel with "Allow for this site", as a user would.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { build } from 'vite';
+import { startBroker, type RunningBroker } from '../../broker/server';
+import { textOf, type CallToolResult, type PanelServer } from '../../broker/panel-tools';
+import { startFixtureServer, type FixtureServer, type Route } from './fixture-server';
+import {
+  addAgentThroughForm,
+  allowSite,
+  launchWithExtension,
+  openActiveTab,
+  openPanelTab,
+  ROOT,
+  waitFor,
+  type Launched,
+} from './harness';
+
+export { textOf };
+
+export interface ActionRig {
+  launched: Launched;
+  broker: RunningBroker;
+  fixtures: FixtureServer;
+  panel: Page;
+  /** Calls a browser tool through the tunnel; write tools are confirmed in the panel. */
+  call(tool: string, args?: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult>;
+  /** Opens a fixture page as the active tab. */
+  open(path: string): Promise<Page>;
+  close(): Promise<void>;
+}
+
+/** Bundles the Preact fixture app into a temporary directory; resolves with the file's path. */
+export async function buildPreactFixture(): Promise<string> {
+  const outDir = mkdtempSync(join(tmpdir(), 'tabwright-preact-'));
+  await build({
+    configFile: false,
+    logLevel: 'warn',
+    build: {
+      outDir,
+      emptyOutDir: true,
+      minify: false,
+      lib: {
+        entry: join(ROOT, 'test/fixtures/actions/preact-app/main.ts'),
+        formats: ['iife'],
+        name: 'fixtureApp',
+        fileName: () => 'preact-app.js',
+      },
+    },
+  });
+  return join(outDir, 'preact-app.js');
+}
+
+function serveFile(path: string, file: string): Route {
+  return async (request, response) => {
+    if (new URL(request.url ?? '/', 'http://fixture').pathname !== path) return false;
+    const { readFile } = await import('node:fs/promises');
+    response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
+    response.end(await readFile(file));
+    return true;
+  };
+}
+
+/** Clicks "Allow for this site" on any confirmation that shows up while `pending` runs. */
+async function confirmWhile<T>(panel: Page, pending: Promise<T>): Promise<T> {
+  let done = false;
+  const settled = pending.finally(() => (done = true));
+  const allow = panel.getByRole('button', { name: 'Allow for this site' });
+  while (!done) {
+    if (await allow.count().catch(() => 0))
+      await allow
+        .first()
+        .click({ timeout: 2_000 })
+        .catch(() => undefined);
+    await Promise.race([settled.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 50))]);
+  }
+  return settled;
+}
+
+export async function startActionRig(options: { dist?: string; preact?: boolean } = {}): Promise<ActionRig> {
+  const routes: Route[] = [];
+  if (options.preact) routes.push(serveFile('/actions/preact-app.js', await buildPreactFixture()));
+  const broker = await startBroker({ token: 'actions-token', chunkDelayMs: 0 });
+  const fixtures = await startFixtureServer(routes);
+  const launched = await launchWithExtension(options.dist);
+  const panel = await openPanelTab(launched);
+  await addAgentThroughForm(panel, { name: 'Actor', url: broker.url, token: 'actions-token' });
+  await panel.getByRole('button', { name: /Actor: connected/ }).waitFor({ timeout: 30_000 });
+  await panel.getByRole('button', { name: 'Settings' }).click();
+  await allowSite(panel, fixtures.allowed);
+  await panel.getByRole('switch', { name: 'Act mode' }).check();
+  await panel.getByRole('button', { name: 'Settings' }).click();
+
+  let server: PanelServer | undefined;
+  await waitFor(() => {
+    const session = broker.sessions.all().find((s) => s.servers.length > 0);
+    server = session?.servers.find((s) => s.name === (session.browserName ?? 'tabwright')) ?? session?.servers[0];
+    return server !== undefined;
+  }, 30_000);
+
+  return {
+    launched,
+    broker,
+    fixtures,
+    panel,
+    async call(tool, args = {}, signal) {
+      return confirmWhile(panel, server!.call(`${server!.name}.${tool}`, args, signal));
+    },
+    open: (path) => openActiveTab(launched, fixtures.url(path)),
+    async close() {
+      await launched.close();
+      await broker.close();
+      await fixtures.close();
+    },
+  };
+}
+
+/** The ref of the first line that matches `pattern` (e.g. /button "Save"/) in a tool result. */
+export function refIn(text: string, pattern: RegExp): string {
+  for (const line of text.split('\n')) {
+    if (!pattern.test(line)) continue;
+    const ref = /\[ref=([^\]]+)\]/.exec(line)?.[1];
+    if (ref) return ref;
+  }
+  throw new Error(`no ref for ${pattern} in:\n${text}`);
+}
