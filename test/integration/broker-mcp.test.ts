@@ -193,6 +193,27 @@ describe('who may reach /mcp', () => {
     expect(status).toBe(403);
   });
 
+  it('refuses /acp upgrades from a web page, with a wrong token, or through a foreign Host', async () => {
+    broker = await startBroker({ token: TOKEN });
+    const { WebSocket } = await import('ws');
+    const upgrade = (protocols: string[], headers: Record<string, string>) =>
+      new Promise<number>((resolve) => {
+        const ws = new WebSocket(broker!.url, protocols, { headers });
+        ws.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+        ws.on('open', () => {
+          ws.close();
+          resolve(101);
+        });
+        ws.on('error', () => undefined);
+      });
+    const good = [`openab.bearer.${TOKEN}`, 'acp.v1'];
+    expect(await upgrade(good, {})).toBe(101);
+    expect(await upgrade(good, { origin: 'chrome-extension://abcdefghijklmnop' })).toBe(101);
+    expect(await upgrade(good, { origin: 'https://evil.example' })).toBe(403);
+    expect(await upgrade(good, { host: 'rebound.example:80' })).toBe(403);
+    expect(await upgrade(['openab.bearer.wrong', 'acp.v1'], {})).toBe(401);
+  });
+
   it('negotiates only the revisions it serves and refuses oversized bodies', async () => {
     broker = await startBroker({ token: TOKEN });
     const auth = { authorization: `Bearer ${TOKEN}` };

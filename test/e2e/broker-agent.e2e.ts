@@ -1,0 +1,66 @@
+/**
+ * `--agent` with the real panel: the broker spawns a stdio ACP agent (built on the ACP SDK's agent
+ * side), relays the chat, and the agent operates the fixture page through the broker's HTTP MCP
+ * endpoint — through the panel's gates, with the user's confirmation.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBroker, type RunningBroker } from '../../broker/server';
+import { stdioAgentCommand } from '../peers/stdio-agent-command';
+import { startFixtureServer, type FixtureServer } from './fixture-server';
+import {
+  addAgentThroughForm,
+  allowSite,
+  launchWithExtension,
+  openActiveTab,
+  openPanelTab,
+  sendMessage,
+  type Launched,
+} from './harness';
+
+const TOKEN = 'broker-agent-token';
+
+describe('a stdio ACP agent behind the broker works in the real panel', () => {
+  let launched: Launched;
+  let broker: RunningBroker;
+  let fixtures: FixtureServer;
+
+  beforeAll(async () => {
+    broker = await startBroker({ token: TOKEN, agentCommand: stdioAgentCommand() });
+    fixtures = await startFixtureServer();
+    launched = await launchWithExtension();
+  });
+  afterAll(async () => {
+    await launched?.close();
+    await broker?.close();
+    await fixtures?.close();
+  });
+
+  it('chats, clicks through HTTP MCP once allowed, and relays a permission question', async () => {
+    const panel = await openPanelTab(launched);
+    await addAgentThroughForm(panel, { name: 'Stdio', url: broker.url, token: TOKEN });
+    await panel.getByRole('button', { name: /Stdio: connected/ }).waitFor({ timeout: 60_000 });
+    await panel.getByRole('button', { name: 'Settings' }).click();
+    await allowSite(panel, fixtures.allowed);
+    await panel.getByRole('switch', { name: 'Act mode' }).check();
+    await panel.getByRole('button', { name: 'Settings' }).click();
+    const page = await openActiveTab(launched, fixtures.url('/index.html'));
+    const replies = panel.locator('article.message.agent.done');
+
+    await sendMessage(panel, 'mcp');
+    await expect.poll(() => replies.count(), { timeout: 30_000 }).toBe(1);
+    expect(await replies.nth(0).locator('.body').innerText()).toContain(
+      'mcp: http tabwright (auth header: yes; connected: yes)',
+    );
+
+    await sendMessage(panel, 'click Count');
+    await panel.getByRole('button', { name: 'Allow once' }).click({ timeout: 30_000 });
+    await expect.poll(() => replies.count(), { timeout: 30_000 }).toBe(2);
+    expect(await replies.nth(1).locator('.body').innerText()).toContain('clicked: Clicked <button> "Count"');
+    expect(await page.locator('#clicks').textContent()).toBe('1');
+
+    await sendMessage(panel, 'ask Ship it?');
+    await panel.getByRole('button', { name: 'Yes', exact: true }).first().click({ timeout: 30_000 });
+    await expect.poll(() => replies.count(), { timeout: 30_000 }).toBe(3);
+    expect(await replies.nth(2).locator('.body').innerText()).toContain('answer: yes');
+  });
+});
