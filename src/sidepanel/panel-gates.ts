@@ -101,17 +101,10 @@ const KILL_SWITCH_KEY = 'killSwitch';
  * restarts the browser) expects the agents to stay disconnected until they reconnect one. The
  * state is shared by every window's panel, so pulling it anywhere stops agents everywhere.
  */
-export async function persistKillSwitch(
-  killSwitch: KillSwitch,
-  area: StorageArea,
-  onStoredChange?: (listener: (engaged: boolean) => void) => void,
-): Promise<void> {
+export async function persistKillSwitch(killSwitch: KillSwitch, area: StorageArea): Promise<void> {
   const { [KILL_SWITCH_KEY]: stored } = await area.get([KILL_SWITCH_KEY]);
   if (stored === true) killSwitch.engage();
   killSwitch.onChange((engaged) => void area.set({ [KILL_SWITCH_KEY]: engaged }));
-  onStoredChange?.((engaged) => {
-    if (engaged) killSwitch.engage();
-  });
 }
 
 /** Calls `listener` when another panel pulls the kill switch. */

@@ -6,12 +6,9 @@ import { fetchProbe } from '../acp/failure';
 import { systemClock } from '../acp/clock';
 import { browserTools } from '../mcp-server/tools';
 import { BrowserToolServer } from '../mcp-server/browser-server';
-import { SessionGrants } from '../mcp-server/gates/call-gate';
-import { KillSwitch } from '../mcp-server/gates/kill-switch';
 import { SnapshotService } from '../mcp-server/snapshot-service';
 import type { ToolServer } from '../mcp-server/mcp-core';
 import { ChromeBrowser } from '../platform/chrome-browser';
-import { AuditLog } from '../shared/audit-log';
 import { AgentProfile, type Settings } from '../shared/settings';
 import { PermissionChoices, SessionIdStore, SettingsStore, StoredRefCounters, TokenStore } from '../shared/stores';
 import { AgentHub } from './agent-hub';
@@ -20,10 +17,9 @@ import { chromeArea } from './chrome-area';
 import { h } from './dom';
 import { localise, t } from './i18n';
 import { startConnectors } from './panel-connectors';
-import { chromeHasAllUrls, chromeHasHostPermission, createPanelGates } from './panel-gates';
+import { wireGates } from './gates-wiring';
 import { agentForm, type NewAgent } from './views/agent-form';
 import { ChatView, composer } from './views/chat';
-import { PromptTray } from './views/confirmations';
 import { renderRoster } from './views/roster';
 import { settingsView } from './views/settings';
 
@@ -57,24 +53,18 @@ export async function startPanel(): Promise<void> {
 
   const chat = new ChatModel();
   if (loaded.problem) chat.notice(loaded.problem);
-  const audit = new AuditLog(local);
-  await audit.load();
   const tokens = new TokenStore(local);
   const browser = new ChromeBrowser();
   const snapshots = new SnapshotService(browser.page, new StoredRefCounters(chromeArea(chrome.storage.session)));
   const promptsRoot = document.getElementById('prompts')!;
-  const tray = new PromptTray(promptsRoot);
-  const killSwitch = new KillSwitch();
-  const gates = createPanelGates({
+  const gatesWiring = await wireGates({
+    local,
     settings: () => settings,
-    killed: () => killSwitch.engaged,
-    confirmations: { ask: (request, timeoutMs, signal) => tray.confirm(request, timeoutMs, signal) },
-    audit: (entry) => audit.append(entry),
-    hasHostPermission: chromeHasHostPermission,
-    hasAllUrls: chromeHasAllUrls,
-    secretValues: () => [],
+    saveSettings,
+    promptsRoot,
+    candidates: (profile) => [profile.serverName, ...connectors.hub.enabled().map((connector) => connector.id)],
   });
-  const grants = new SessionGrants();
+  const { tray, killSwitch, gates, grants } = gatesWiring;
   const version = chrome.runtime.getManifest().version;
   const browserServers = new Map<string, ToolServer>();
   const connectors = await startConnectors({
@@ -89,6 +79,30 @@ export async function startPanel(): Promise<void> {
     notice: (text) => chat.notice(text),
   });
 
+  /** Every server this agent could be offered; the gates decide which are declared. */
+  const offerableServers = (profile: AgentProfile) => {
+    if (!profile.browserAccess || profile.hiddenServers.includes(profile.serverName))
+      return connectors.serversFor(profile, 0);
+    const key = `${profile.id}:${profile.serverName}`;
+    let server = browserServers.get(key);
+    if (!server) {
+      server = new BrowserToolServer({
+        name: profile.serverName,
+        version,
+        agentName: () => settings.agents.find((a) => a.id === profile.id)?.name ?? profile.name,
+        windowId,
+        tools: browserTools,
+        browser,
+        snapshots,
+        gates,
+        grants,
+        exposed: gatesWiring.exposedFor(profile.id, profile.serverName),
+      });
+      browserServers.set(key, server);
+    }
+    return [{ key: 'browser', server }, ...connectors.serversFor(profile)];
+  };
+
   const hub = new AgentHub({
     windowId,
     killSwitch,
@@ -101,27 +115,7 @@ export async function startPanel(): Promise<void> {
     probe: fetchProbe,
     clock: systemClock,
     mintId: () => crypto.randomUUID(),
-    serversFor: (profile) => {
-      if (!profile.browserAccess || profile.hiddenServers.includes(profile.serverName))
-        return connectors.serversFor(profile, 0);
-      const key = `${profile.id}:${profile.serverName}`;
-      let server = browserServers.get(key);
-      if (!server) {
-        server = new BrowserToolServer({
-          name: profile.serverName,
-          version,
-          agentName: () => settings.agents.find((a) => a.id === profile.id)?.name ?? profile.name,
-          windowId,
-          tools: browserTools,
-          browser,
-          snapshots,
-          gates,
-          grants,
-        });
-        browserServers.set(key, server);
-      }
-      return [{ key: 'browser', server }, ...connectors.serversFor(profile)];
-    },
+    serversFor: (profile) => gatesWiring.declare(profile, offerableServers(profile)),
     rememberServerId: (agentId, key, id) => {
       const agents = settings.agents.map((a) =>
         a.id === agentId ? { ...a, serverIds: { ...a.serverIds, [key]: id } } : a,
@@ -171,23 +165,16 @@ export async function startPanel(): Promise<void> {
     );
   let showingSettings = false;
   const settingsPanel = () =>
-    settingsView({
-      settings: () => settings,
-      setActMode: (on) => saveSettings({ ...settings, actMode: on }),
-      allowSite: async (origin) => {
-        const granted = await chrome.permissions.request({ origins: [`${origin}/*`] }).catch(() => false);
-        if (!granted) return `Chrome did not grant access to ${origin}.`;
-        if (!settings.allowedSites.includes(origin))
-          await saveSettings({ ...settings, allowedSites: [...settings.allowedSites, origin] });
-        return undefined;
-      },
-      removeSite: async (origin) => {
-        await saveSettings({ ...settings, allowedSites: settings.allowedSites.filter((o) => o !== origin) });
-        await chrome.permissions.remove({ origins: [`${origin}/*`] }).catch(() => false);
-      },
-      agentsSection,
-      openAudit: () => chat.notice(`${audit.entries.length} tool calls in the audit log.`),
-    });
+    settingsView(
+      gatesWiring.settingsActions({
+        agentsSection,
+        reconnect: (agentId) => {
+          const profile = settings.agents.find((a) => a.id === agentId);
+          if (profile) void hub.add(profile).then(render);
+        },
+        openAudit: () => main.replaceChildren(gatesWiring.auditView(render)),
+      }),
+    );
 
   const render = () => {
     renderRoster(roster, hub.views(), settings.actMode, (id) => hub.reconnect(id));
@@ -210,10 +197,19 @@ export async function startPanel(): Promise<void> {
     showingSettings = !showingSettings;
     render();
   });
-  document.getElementById('disconnect-all')!.addEventListener('click', () => {
+  const disconnectAll = () => {
     hub.disconnectAll();
+    gatesWiring.disconnected();
     chat.notice(t('disconnectedAll'));
-  });
+  };
+  document.getElementById('disconnect-all')!.addEventListener('click', disconnectAll);
+  gatesWiring.followOtherPanels(disconnectAll);
+  promptsRoot.before(
+    gatesWiring.banner(
+      () => settings.agents,
+      (id) => hub.reconnect(id),
+    ),
+  );
   document.getElementById('version')!.textContent = `v${version}`;
   hub.onChange(() => renderRoster(roster, hub.views(), settings.actMode, (id) => hub.reconnect(id)));
   for (const profile of settings.agents) await hub.add(profile);

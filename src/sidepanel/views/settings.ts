@@ -1,88 +1,175 @@
-/** Settings: act mode, allowed sites and agents. Changes apply to the next tool call. */
+/**
+ * Settings: act mode, screenshots, the confirmation timeout, allowed sites, the blocklist, secret
+ * values, agents and what each is offered, and the way to the audit log. Every change is saved
+ * at once and applies to the next tool call.
+ */
 import { normaliseSite } from '../../mcp-server/gates/origin';
 import type { Settings } from '../../shared/settings';
-import { clear, h } from '../dom';
+import { h } from '../dom';
 import { t } from '../i18n';
+import { blocklistSection, type BlocklistActions } from './blocklist';
+import { exposureSection, type ExposureActions } from './exposure';
+import { secretsSection, type SecretActions } from './secrets';
+import './gates.css';
 
 export interface SettingsActions {
   settings(): Settings;
   setActMode(on: boolean): Promise<void>;
+  /** Must start Chrome's permission request before any await: it needs the click's user gesture. */
+  setScreenshots(on: boolean): Promise<string | undefined>;
+  setConfirmationTimeout(seconds: number): Promise<void>;
+  /** Same rule as setScreenshots: the permission request comes first. */
   allowSite(origin: string): Promise<string | undefined>;
   removeSite(origin: string): Promise<void>;
+  /** Whether Chrome still holds the site's permission (it can be revoked from Chrome's own settings). */
+  siteGranted(origin: string): Promise<boolean>;
+  /** The blocklist entry name when the site is blocked, so the list can say it will be refused anyway. */
+  siteBlockedBy(origin: string): string | undefined;
+  blocklist: BlocklistActions;
+  secrets: SecretActions;
   agentsSection(): HTMLElement;
+  exposure: ExposureActions;
   openAudit(): void;
+}
+
+/** Re-renders `root` with `build`, putting focus back on the control that had it. */
+export function rerender(root: HTMLElement, build: () => Node[]): void {
+  const active = document.activeElement as HTMLElement | null;
+  const key = active && root.contains(active) ? active.id || active.getAttribute('aria-label') || '' : '';
+  root.replaceChildren(...build());
+  if (!key) return;
+  const again =
+    root.querySelector<HTMLElement>(`#${CSS.escape(key)}`) ??
+    [...root.querySelectorAll<HTMLElement>('[aria-label]')].find((el) => el.getAttribute('aria-label') === key);
+  again?.focus();
+}
+
+function toggle(id: string, label: string, hint: string, checked: boolean, onChange: (on: boolean) => void) {
+  const input = h('input', { type: 'checkbox', id, role: 'switch', checked, 'aria-describedby': `${id}-hint` });
+  input.addEventListener('change', () => onChange(input.checked));
+  return h(
+    'div',
+    { className: 'field checkbox' },
+    input,
+    h('label', { for: id }, label),
+    h('p', { className: 'hint', id: `${id}-hint` }, hint),
+  );
+}
+
+function sitesSection(actions: SettingsActions, refresh: () => void): HTMLElement {
+  const settings = actions.settings();
+  const siteInput = h('input', {
+    type: 'text',
+    id: 'site-input',
+    placeholder: 'https://example.com',
+    autocomplete: 'off',
+  });
+  const siteError = h('p', { className: 'field-error', role: 'alert', id: 'site-error' });
+  siteInput.setAttribute('aria-describedby', siteError.id);
+  const form = h(
+    'form',
+    { className: 'inline-form' },
+    h('label', { for: siteInput.id }, t('siteToAllow')),
+    siteInput,
+    h('button', { type: 'submit' }, t('allowSite')),
+    siteError,
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const origin = normaliseSite(siteInput.value);
+    if (!origin) {
+      siteError.textContent = t('siteInvalid');
+      return;
+    }
+    void actions.allowSite(origin).then((problem) => {
+      if (problem) siteError.textContent = problem;
+      else refresh();
+    });
+  });
+  const list = h('ul', { 'aria-label': t('allowedSites'), className: 'site-list' });
+  for (const origin of settings.allowedSites) {
+    const status = h('span', { className: 'site-status' });
+    const blockedBy = actions.siteBlockedBy(origin);
+    if (blockedBy) status.textContent = t('siteBlockedNote', blockedBy);
+    else
+      void actions.siteGranted(origin).then((granted) => {
+        if (!granted) status.textContent = t('siteNotGranted');
+      });
+    list.append(
+      h(
+        'li',
+        {},
+        h('span', { className: 'site-origin' }, origin),
+        status,
+        h(
+          'button',
+          {
+            type: 'button',
+            'aria-label': t('removeSite', origin),
+            onclick: () => void actions.removeSite(origin).then(refresh),
+          },
+          '✕',
+        ),
+      ),
+    );
+  }
+  if (!settings.allowedSites.length) list.append(h('li', { className: 'empty' }, t('noAllowedSites')));
+  return h(
+    'section',
+    { className: 'settings-group', 'aria-labelledby': 'sites-heading' },
+    h('h3', { id: 'sites-heading' }, t('allowedSites')),
+    h('p', { className: 'hint' }, t('allowedSitesHint')),
+    form,
+    list,
+  );
 }
 
 export function settingsView(actions: SettingsActions): HTMLElement {
   const root = h('section', { className: 'settings', 'aria-labelledby': 'settings-heading' });
-  const render = () => {
-    const settings = actions.settings();
-    clear(root);
-    const act = h('input', { type: 'checkbox', id: 'act-mode', role: 'switch', checked: settings.actMode });
-    act.addEventListener('change', () => void actions.setActMode(act.checked).then(render));
-    const siteInput = h('input', {
-      type: 'text',
-      id: 'site-input',
-      placeholder: 'https://example.com',
-      autocomplete: 'off',
-    });
-    const siteError = h('p', { className: 'field-error', role: 'alert', id: 'site-error' });
-    siteInput.setAttribute('aria-describedby', siteError.id);
-    const siteForm = h(
-      'form',
-      { className: 'inline-form' },
-      h('label', { for: siteInput.id }, t('siteToAllow')),
-      siteInput,
-      h('button', { type: 'submit' }, t('allowSite')),
-      siteError,
-    );
-    siteForm.addEventListener('submit', (event) => {
-      event.preventDefault();
-      const origin = normaliseSite(siteInput.value);
-      if (!origin) {
-        siteError.textContent = 'Enter a site like https://example.com (http or https only).';
-        return;
-      }
-      void actions.allowSite(origin).then((problem) => {
-        if (problem) siteError.textContent = problem;
-        else render();
+  const screenshotError = h('p', { className: 'field-error', role: 'alert', id: 'screenshots-error' });
+  const render = () =>
+    rerender(root, () => {
+      const settings = actions.settings();
+      const timeout = h('input', {
+        type: 'number',
+        id: 'confirm-timeout',
+        min: '5',
+        max: '3600',
+        value: String(settings.confirmationTimeoutSec),
       });
-    });
-    const list = h('ul', { 'aria-label': t('allowedSites') });
-    for (const origin of settings.allowedSites) {
-      list.append(
+      timeout.addEventListener('change', () => {
+        const seconds = Math.round(Number(timeout.value));
+        if (Number.isFinite(seconds) && seconds >= 5 && seconds <= 3600) void actions.setConfirmationTimeout(seconds);
+        else timeout.value = String(actions.settings().confirmationTimeoutSec);
+      });
+      return [
+        h('h2', { id: 'settings-heading' }, t('settings')),
+        toggle('act-mode', t('actMode'), t('actModeHint'), settings.actMode, (on) => {
+          void actions.setActMode(on).then(render);
+        }),
+        toggle('screenshots', t('screenshots'), t('screenshotsHint'), settings.screenshots, (on) => {
+          screenshotError.textContent = '';
+          void actions.setScreenshots(on).then((problem) => {
+            render();
+            screenshotError.textContent = problem ?? '';
+          });
+        }),
+        screenshotError,
         h(
-          'li',
-          {},
-          h('span', {}, origin),
-          h(
-            'button',
-            {
-              type: 'button',
-              'aria-label': t('removeSite', origin),
-              onclick: () => void actions.removeSite(origin).then(render),
-            },
-            '✕',
-          ),
+          'div',
+          { className: 'field' },
+          h('label', { for: timeout.id }, t('confirmationTimeout')),
+          timeout,
+          h('p', { className: 'hint' }, t('confirmationTimeoutHint')),
         ),
-      );
-    }
-    root.append(
-      h('h2', { id: 'settings-heading' }, t('settings')),
-      h(
-        'div',
-        { className: 'field checkbox' },
-        act,
-        h('label', { for: act.id }, t('actMode')),
-        h('p', { className: 'hint' }, t('actModeHint')),
-      ),
-      h('h3', {}, t('allowedSites')),
-      siteForm,
-      list,
-      actions.agentsSection(),
-      h('button', { type: 'button', onclick: () => actions.openAudit() }, t('auditLog')),
-    );
-  };
+        sitesSection(actions, render),
+        blocklistSection(actions.blocklist, render),
+        secretsSection(actions.secrets, render),
+        actions.agentsSection(),
+        exposureSection(actions.exposure, render),
+        h('button', { type: 'button', onclick: () => actions.openAudit() }, t('auditLog')),
+      ];
+    });
   render();
   return root;
 }

@@ -1,0 +1,280 @@
+/**
+ * The gates through the real panel, a real broker and real pages: allowed sites edited in
+ * Settings, confirmation cards answered by keyboard and by timeout, a page that tells the agent
+ * to click "Delete" (the demo agent obeys whatever it is told, so only the gates stand between
+ * the page and the button), the audit log and its export, and the kill switch across a reload.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBroker, type RunningBroker } from '../../broker/server';
+import { startFixtureServer, type FixtureServer } from './fixture-server';
+import {
+  addAgentThroughForm,
+  allowSite,
+  launchWithExtension,
+  openActiveTab,
+  openPanelTab,
+  sendMessage,
+  type Launched,
+} from './harness';
+
+const TOKEN = 'gates-token_1';
+
+/** Sends a command to the demo agent and waits for its answer to match. */
+async function ask(panel: Page, text: string, answer: RegExp): Promise<string> {
+  const replies = panel.locator('article.message.agent');
+  const before = await replies.count();
+  await sendMessage(panel, text);
+  let reply = '';
+  await expect
+    .poll(
+      async () => {
+        if ((await replies.count()) <= before) return '';
+        reply = await replies.last().innerText();
+        return reply;
+      },
+      { timeout: 30_000 },
+    )
+    .toMatch(answer);
+  return reply;
+}
+
+async function openSettings(panel: Page): Promise<void> {
+  if (await panel.locator('#settings-heading').count()) return;
+  await panel.getByRole('button', { name: 'Settings', exact: true }).click();
+  await panel.locator('#settings-heading').waitFor();
+}
+
+async function closeSettings(panel: Page): Promise<void> {
+  if (!(await panel.locator('#settings-heading').count())) return;
+  await panel.getByRole('button', { name: 'Settings', exact: true }).click();
+  await panel.getByRole('textbox', { name: 'Message' }).waitFor();
+}
+
+async function setActMode(panel: Page, on: boolean): Promise<void> {
+  await openSettings(panel);
+  const toggle = panel.getByRole('switch', { name: 'Act mode' });
+  if (on) await toggle.check();
+  else await toggle.uncheck();
+  await closeSettings(panel);
+}
+
+const confirmation = (panel: Page) => panel.getByRole('alertdialog').filter({ hasText: 'wants to run' });
+
+describe('gates in the real panel', () => {
+  let launched: Launched;
+  let broker: RunningBroker;
+  let fixtures: FixtureServer;
+  let panel: Page;
+
+  beforeAll(async () => {
+    broker = await startBroker({ token: TOKEN, chunkDelayMs: 0 });
+    fixtures = await startFixtureServer();
+    launched = await launchWithExtension();
+    panel = await openPanelTab(launched);
+    await addAgentThroughForm(panel, { name: 'Demo', url: broker.url, token: TOKEN });
+    await panel.getByRole('button', { name: /Demo: connected/ }).waitFor({ timeout: 30_000 });
+  });
+  afterAll(async () => {
+    await launched?.close();
+    await broker?.close();
+    await fixtures?.close();
+  });
+
+  it('reaches only allowed sites: allow through Settings, remove again, and localhost stays out', async () => {
+    await openSettings(panel);
+    await allowSite(panel, fixtures.allowed);
+    const sites = panel.getByRole('list', { name: 'Allowed sites' });
+    await sites.getByRole('button', { name: `Remove ${fixtures.allowed}` }).waitFor();
+    await closeSettings(panel);
+
+    const allowed = await openActiveTab(launched, fixtures.url('/index.html'));
+    expect(await ask(panel, 'snapshot', /# snapshot — Tabwright demo page/)).toMatch(/button "Count"/);
+
+    const other = await openActiveTab(launched, `${fixtures.other}/second.html`);
+    const refused = await ask(panel, 'snapshot', /not an allowed site/);
+    expect(refused).toContain(fixtures.other);
+    expect(refused).not.toContain('# snapshot');
+
+    const tabs = await ask(panel, 'tabs', /\(not allowed\)/);
+    expect(tabs).toContain(fixtures.url('/index.html'));
+    expect(tabs).not.toContain(`${fixtures.other}/second.html`);
+    await other.close();
+
+    await openSettings(panel);
+    await sites.getByRole('button', { name: `Remove ${fixtures.allowed}` }).click();
+    await expect.poll(() => sites.getByText(fixtures.allowed, { exact: true }).count()).toBe(0);
+    await closeSettings(panel);
+    await allowed.bringToFront();
+    await ask(panel, 'snapshot', new RegExp(`${fixtures.allowed.replace(/[.:/]/g, '\\$&')} is not an allowed site`));
+
+    await openSettings(panel);
+    await allowSite(panel, fixtures.allowed);
+    await closeSettings(panel);
+    await ask(panel, 'snapshot', /# snapshot — Tabwright demo page/);
+    await allowed.close();
+  });
+
+  it('asks before a write, showing agent, tool, origin and arguments; keyboard allow, Escape deny, timeout deny', async () => {
+    await setActMode(panel, true);
+    await openSettings(panel);
+    const timeout = panel.getByRole('spinbutton', { name: 'Confirmation timeout (seconds)' });
+    await timeout.fill('5');
+    await timeout.press('Tab');
+    await closeSettings(panel);
+    const page = await openActiveTab(launched, fixtures.url('/index.html'));
+
+    await sendMessage(panel, 'click Count');
+    const card = confirmation(panel);
+    await card.waitFor({ timeout: 30_000 });
+    expect(await card.getByRole('heading').innerText()).toBe(
+      `Demo wants to run tabwright.click on ${fixtures.allowed}`,
+    );
+    expect(await card.locator('pre').innerText()).toMatch(/"ref": "e\d+"/);
+    // The message box keeps focus: a card never takes it from someone typing.
+    expect(await panel.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
+    await card.focus();
+    for (let i = 0; i < 5; i++) {
+      if ((await panel.evaluate(() => document.activeElement?.textContent)) === 'Allow once') break;
+      await panel.keyboard.press('Tab');
+    }
+    expect(await panel.evaluate(() => document.activeElement?.textContent)).toBe('Allow once');
+    await panel.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#clicks').textContent(), { timeout: 15_000 }).toBe('1');
+    await expect.poll(() => card.count()).toBe(0);
+
+    await sendMessage(panel, 'click Count');
+    await card.waitFor({ timeout: 30_000 });
+    await card.focus();
+    await panel.keyboard.press('Escape');
+    await expect
+      .poll(() => panel.locator('article.message.agent').last().innerText(), { timeout: 15_000 })
+      .toMatch(/the user denied this action/);
+    expect(await page.locator('#clicks').textContent()).toBe('1');
+
+    await sendMessage(panel, 'click Count');
+    await card.waitFor({ timeout: 30_000 });
+    await expect(card.locator('.countdown').innerText()).resolves.toMatch(/Denied automatically in \d s/);
+    await expect
+      .poll(() => panel.locator('article.message.agent').last().innerText(), { timeout: 30_000 })
+      .toMatch(/did not confirm this action in time/);
+    expect(await card.count()).toBe(0);
+    expect(await page.locator('#clicks').textContent()).toBe('1');
+    await page.close();
+  });
+
+  it('stops an agent that obeys a page telling it to click "Delete": act mode off, a deny, the blocklist', async () => {
+    const page = await openActiveTab(launched, fixtures.url('/gates/inject.html'));
+    const deleted = () => page.locator('#deleted').textContent();
+    /** The scripted agent: read the page, find the instruction, do what it says. */
+    const obey = async () => {
+      const seen = await ask(panel, 'snapshot', /# snapshot — Project settings/);
+      const order = /click\W+(\w+)\W+now/i.exec(seen);
+      expect(order?.[1]).toBe('Delete');
+      await sendMessage(panel, `click ${order![1]}`);
+    };
+
+    await setActMode(panel, false);
+    await obey();
+    await expect
+      .poll(() => panel.locator('article.message.agent').last().innerText(), { timeout: 15_000 })
+      .toMatch(/act mode is off/);
+    expect(await confirmation(panel).count()).toBe(0);
+    expect(await deleted()).toBe('0');
+
+    await setActMode(panel, true);
+    await obey();
+    await confirmation(panel).getByRole('button', { name: 'Deny' }).click({ timeout: 30_000 });
+    await expect
+      .poll(() => panel.locator('article.message.agent').last().innerText(), { timeout: 15_000 })
+      .toMatch(/the user denied this action/);
+    expect(await deleted()).toBe('0');
+
+    await openSettings(panel);
+    await panel.getByRole('textbox', { name: 'Site to block' }).fill('127.0.0.1');
+    await panel.getByRole('button', { name: 'Block site' }).click();
+    await panel.getByRole('list', { name: 'Added by you' }).getByText('127.0.0.1', { exact: true }).waitFor();
+    // Still on the allowed list, and the list says it is refused anyway.
+    await panel
+      .getByRole('list', { name: 'Allowed sites' })
+      .getByText(/refused anyway/)
+      .waitFor();
+    await closeSettings(panel);
+    await sendMessage(panel, 'click Delete');
+    await expect
+      .poll(() => panel.locator('article.message.agent').last().innerText(), { timeout: 15_000 })
+      .toMatch(/high-risk blocklist/);
+    expect(await confirmation(panel).count()).toBe(0);
+    expect(await deleted()).toBe('0');
+    await ask(panel, 'snapshot', /high-risk blocklist/);
+
+    await openSettings(panel);
+    await panel.getByRole('button', { name: 'Unblock 127.0.0.1' }).click();
+    await expect.poll(() => panel.getByRole('list', { name: 'Added by you' }).count()).toBe(0);
+    await closeSettings(panel);
+    await ask(panel, 'snapshot', /# snapshot — Project settings/);
+    await page.close();
+  });
+
+  it('logs every call, allowed or refused, filters it and exports it as JSON Lines', async () => {
+    await openSettings(panel);
+    await panel.getByRole('button', { name: 'Audit log' }).click();
+    const entries = panel.getByRole('list', { name: 'Audit entries' }).getByRole('listitem');
+    await expect.poll(() => entries.count()).toBeGreaterThan(10);
+    await panel.getByRole('combobox', { name: 'Outcome' }).selectOption('refused');
+    const refused = await entries.allInnerTexts();
+    expect(refused.length).toBeGreaterThan(3);
+    for (const text of refused) expect(text).toMatch(/refused \(/);
+    await panel.getByRole('combobox', { name: 'Outcome' }).selectOption('all');
+
+    const downloading = panel.waitForEvent('download');
+    await panel.getByRole('button', { name: 'Export JSON Lines' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^tabwright-audit-.*\.jsonl$/);
+    const lines = (await readFile((await download.path())!, 'utf8')).trimEnd().split('\n');
+    const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    for (const entry of logged) {
+      expect(entry).toMatchObject({ agent: 'Demo', server: 'tabwright' });
+      expect(typeof entry.time).toBe('number');
+      expect(typeof entry.durationMs).toBe('number');
+      expect(entry.args).toBeTypeOf('object');
+    }
+    const outcomes = new Set(logged.map((e) => e.outcome));
+    for (const outcome of ['ok', 'refused:origin', 'refused:act-mode', 'refused:confirmation']) {
+      expect(outcomes, outcome).toContain(outcome);
+    }
+    expect(logged.some((e) => e.tool === 'click' && e.outcome === 'ok' && e.origin === fixtures.allowed)).toBe(true);
+    expect(logged.some((e) => e.outcome === 'refused:origin' && String(e.detail).includes('blocklist'))).toBe(true);
+    await panel.getByRole('button', { name: 'Back to settings' }).click();
+    await closeSettings(panel);
+  });
+
+  it('"Disconnect all" withdraws waiting cards, closes the agent, holds across a reload, and only an explicit reconnect undoes it', async () => {
+    await setActMode(panel, true);
+    const page = await openActiveTab(launched, fixtures.url('/index.html'));
+    await sendMessage(panel, 'click Count');
+    await confirmation(panel).waitFor({ timeout: 30_000 });
+    await panel.getByRole('button', { name: 'Disconnect all' }).click();
+    await expect.poll(() => confirmation(panel).count()).toBe(0);
+    await panel.getByRole('button', { name: /Demo: disabled/ }).waitFor();
+    await panel.getByText('All agents are disconnected.').waitFor();
+    expect(await page.locator('#clicks').textContent()).toBe('0');
+
+    await panel.reload();
+    await panel.getByText('All agents are disconnected.').waitFor({ timeout: 30_000 });
+    await panel.getByRole('button', { name: /Demo: disabled/ }).waitFor();
+    await sendMessage(panel, 'snapshot');
+    // Queued, not sent: the agent stays disconnected.
+    await panel.getByText('queued').first().waitFor();
+    expect(await panel.getByRole('button', { name: /Demo: connected/ }).count()).toBe(0);
+
+    await panel.getByRole('button', { name: 'Reconnect Demo' }).click();
+    await panel.getByRole('button', { name: /Demo: connected/ }).waitFor({ timeout: 30_000 });
+    await expect.poll(() => panel.getByText('All agents are disconnected.').count()).toBe(0);
+    await expect
+      .poll(() => panel.locator('article.message.agent').last().innerText(), { timeout: 30_000 })
+      .toMatch(/# snapshot — Tabwright demo page/);
+    await page.close();
+  });
+});
