@@ -1,0 +1,232 @@
+/**
+ * Snapshot time and size against Playwright's `ariaSnapshot({ mode: 'ai' })`, on the same pages in
+ * the same Chromium run. Ours goes through the real extension: the built page agent, injected and
+ * driven by the real SnapshotService and ChromePagePort, whose `chrome.*` calls are forwarded to the
+ * extension's service worker. Both are timed the same way: wall clock in Node around one call that
+ * returns the finished text (so both include their CDP round trips).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page, Worker } from 'playwright-core';
+import { launchWithExtension, type Launched } from '../test/e2e/harness';
+import { formatSnapshot, DEFAULT_MAX_CHARS } from '../src/mcp-server/snapshot-format';
+import { MemoryRefCounters, SnapshotService } from '../src/mcp-server/snapshot-service';
+import { ChromePagePort } from '../src/platform/chrome-page';
+import type { Bench } from './run';
+import { median, ratio, type BenchTable } from './table';
+import {
+  articlePage,
+  formPage,
+  framePage,
+  multiplyRedmineRows,
+  redmineLikePage,
+  shadowPage,
+  tablePage,
+} from './snapshot-pages';
+
+const RUNS = Number(process.env.SNAPSHOT_BENCH_RUNS ?? 5);
+
+/** Roles a DOM-counted interactive element shows up as, in both snapshot formats. */
+const INTERACTIVE_LINE =
+  /^\s*- (link|button|checkbox|radio|textbox|searchbox|combobox|listbox|spinbutton|slider|switch|tab|menuitem|menuitemcheckbox|menuitemradio|treeitem)\b[^\n]*\[ref=/;
+
+/**
+ * Counted in the page: visible links, buttons, form controls and elements with an interactive role,
+ * shadow roots and same-origin frames included. A string, so the Node-side transpiler adds nothing.
+ */
+const COUNT_INTERACTIVE = `(() => {
+  const selector = 'a[href], button, input:not([type=hidden]), select, textarea, [role=button], [role=link], ' +
+    '[role=checkbox], [role=radio], [role=textbox], [role=combobox], [role=tab], [role=menuitem], [role=switch], [role=slider]';
+  const count = (root) => {
+    let n = 0;
+    for (const element of root.querySelectorAll(selector)) if (element.checkVisibility()) n++;
+    for (const element of root.querySelectorAll('*')) {
+      if (element.shadowRoot) n += count(element.shadowRoot);
+      if (element.localName === 'iframe' && element.contentDocument) n += count(element.contentDocument);
+    }
+    return n;
+  };
+  return count(document);
+})()`;
+
+/** `chrome.*` for ChromePagePort in Node, each call run in the extension's service worker. */
+function chromeThroughWorker(worker: Worker): unknown {
+  const json = (value: unknown) => JSON.stringify(value ?? null);
+  return {
+    scripting: {
+      executeScript: (injection: {
+        target: unknown;
+        func?: (...args: unknown[]) => unknown;
+        args?: unknown[];
+        files?: string[];
+      }) =>
+        worker.evaluate(
+          `chrome.scripting.executeScript({ target: ${json(injection.target)}, ` +
+            (injection.files
+              ? `files: ${json(injection.files)} })`
+              : `func: ${injection.func!.toString()}, args: ${json(injection.args)} })`),
+        ),
+    },
+    webNavigation: {
+      getAllFrames: (details: unknown) => worker.evaluate(`chrome.webNavigation.getAllFrames(${json(details)})`),
+    },
+  };
+}
+
+interface Measured {
+  page: string;
+  interactive: number;
+  ours: { ms: number; chars: number; reffed: number; defaultChars: number };
+  playwright: { ms: number; chars: number; reffed: number };
+}
+
+async function measure(launched: Launched, name: string, url: string): Promise<Measured> {
+  const page: Page = await launched.context.newPage();
+  await page.goto(url, { waitUntil: 'load' });
+  await page.bringToFront();
+  await page.waitForTimeout(300);
+  const tabId = (await launched.worker.evaluate(
+    `chrome.tabs.query({}).then((tabs) => tabs.find((tab) => tab.url === ${JSON.stringify(page.url())}).id)`,
+  )) as number;
+  const service = new SnapshotService(new ChromePagePort(), new MemoryRefCounters());
+  const tab = { id: tabId, windowId: 0, url, title: name, active: true, loading: false };
+  const ours = async () => formatSnapshot(await service.capture(tab), 0);
+  const theirs = () => page.locator('body').ariaSnapshot({ mode: 'ai', timeout: 600_000 });
+  // One warm-up each (injection, JIT), then alternate so neither gets a systematically warmer page.
+  let ourText = await ours();
+  let theirText = await theirs();
+  const ourTimes: number[] = [];
+  const theirTimes: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    let start = performance.now();
+    ourText = await ours();
+    ourTimes.push(performance.now() - start);
+    start = performance.now();
+    theirText = await theirs();
+    theirTimes.push(performance.now() - start);
+  }
+  const interactive = (await page.evaluate(COUNT_INTERACTIVE)) as number;
+  const reffed = (text: string) => text.split('\n').filter((line) => INTERACTIVE_LINE.test(line)).length;
+  const defaultChars = formatSnapshot(await service.capture(tab), DEFAULT_MAX_CHARS).length;
+  await page.close();
+  return {
+    page: name,
+    interactive,
+    ours: { ms: median(ourTimes), chars: ourText.length, reffed: reffed(ourText), defaultChars },
+    playwright: { ms: median(theirTimes), chars: theirText.length, reffed: reffed(theirText) },
+  };
+}
+
+async function redmineSource(): Promise<{ html: string; label: string; stop(): Promise<void> }> {
+  try {
+    const { startRedmine } = await import('../test/apps/redmine');
+    const app = await startRedmine();
+    try {
+      const login = await fetch(`${app.url}/login`);
+      const cookie = login.headers.get('set-cookie')?.split(';')[0] ?? '';
+      const token = /name="authenticity_token" value="([^"]+)"/.exec(await login.text())?.[1] ?? '';
+      const user = app.users[0]!;
+      const posted = await fetch(`${app.url}/login`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ username: user.login, password: user.password, authenticity_token: token }),
+      });
+      const session = posted.headers.get('set-cookie')?.split(';')[0] ?? cookie;
+      const list = await fetch(`${app.url}/projects/demo/issues?set_filter=1&status_id=*`, {
+        headers: { cookie: session },
+      });
+      const html = multiplyRedmineRows(await list.text(), app.url, 400);
+      return { html, label: 'Redmine issues (400 rows)', stop: () => app.stop() };
+    } catch (error) {
+      await app.stop();
+      throw error;
+    }
+  } catch (error) {
+    console.warn(`Redmine could not be started (${(error as Error).message}); using markup modelled on it.`);
+    return { html: redmineLikePage(400), label: 'Redmine-like issues (400 rows, generated)', stop: async () => {} };
+  }
+}
+
+function serve(pages: Record<string, string>): Promise<Server> {
+  const server = createServer((request, response) => {
+    const body = pages[new URL(request.url ?? '/', 'http://bench').pathname];
+    if (body === undefined) response.writeHead(404).end();
+    else response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+export const bench: Bench = {
+  name: 'snapshot',
+  async run(): Promise<BenchTable[]> {
+    const redmine = await redmineSource();
+    const pages: Record<string, string> = {
+      '/table.html': tablePage(),
+      '/article.html': articlePage(),
+      '/form.html': formPage(),
+      '/shadow.html': shadowPage(),
+      '/frame.html': framePage(),
+      '/redmine.html': redmine.html,
+    };
+    const server = await serve(pages);
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const launched = await launchWithExtension();
+    (globalThis as { chrome?: unknown }).chrome = chromeThroughWorker(launched.worker);
+    const rows: Measured[] = [];
+    try {
+      for (const [name, path] of [
+        ['5,000-row table', '/table.html'],
+        ['1,500-paragraph article', '/article.html'],
+        ['300-field form', '/form.html'],
+        ['200 shadow cards + iframe', '/shadow.html'],
+        [redmine.label, '/redmine.html'],
+      ] as const) {
+        const row = await measure(launched, name, origin + path);
+        console.error(`  ${name}: ours ${row.ours.ms.toFixed(0)} ms, Playwright ${row.playwright.ms.toFixed(0)} ms`);
+        rows.push(row);
+      }
+    } finally {
+      await launched.close();
+      server.close();
+      await redmine.stop();
+    }
+    return [
+      {
+        title: 'Snapshot: Tabwright (budget off) vs Playwright ariaSnapshot({ mode: "ai" })',
+        notes: [
+          `Median of ${RUNS} runs after one warm-up, same Chromium, same tab; wall clock in Node around one call returning the text.`,
+          'Ours: real page agent through ChromePagePort/SnapshotService, chrome.* calls run in the extension service worker.',
+          'Interactive = visible links, buttons, inputs, selects, textareas and elements with an interactive role, counted in the DOM.',
+          'Reffed = lines with an interactive role that carry a ref. Targets: time ≤ 0.5×, chars ≤ 0.6×, all reffed.',
+        ],
+        columns: [
+          'page',
+          'interactive',
+          'ours ms',
+          'PW ms',
+          'time',
+          'ours chars',
+          'PW chars',
+          'chars',
+          'ours reffed',
+          'PW reffed',
+          '24k default',
+        ],
+        rows: rows.map((row) => [
+          row.page,
+          row.interactive,
+          row.ours.ms.toFixed(0),
+          row.playwright.ms.toFixed(0),
+          ratio(row.ours.ms, row.playwright.ms),
+          row.ours.chars,
+          row.playwright.chars,
+          ratio(row.ours.chars, row.playwright.chars),
+          row.ours.reffed,
+          row.playwright.reffed,
+          row.ours.defaultChars,
+        ]),
+      },
+    ];
+  },
+};
