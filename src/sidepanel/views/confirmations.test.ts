@@ -1,0 +1,128 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ConfirmRequest } from '../../mcp-server/gates/types';
+import { PromptTray } from './confirmations';
+
+const request = (tool: string, more: Partial<ConfirmRequest> = {}): ConfirmRequest => ({
+  agentName: 'Demo',
+  server: 'tabwright',
+  tool,
+  origin: 'https://app.example',
+  args: { ref: 'e1', text: '••••••' },
+  ...more,
+});
+
+const cards = () => [...document.querySelectorAll<HTMLElement>('[role="alertdialog"]')];
+const heading = () => cards()[0]?.querySelector('h3')?.textContent;
+const button = (name: string) =>
+  [...(cards()[0]?.querySelectorAll('button') ?? [])].find((b) => b.textContent === name) as HTMLButtonElement;
+
+describe('PromptTray.confirm', () => {
+  let tray: PromptTray;
+  beforeEach(() => {
+    vi.useFakeTimers();
+    document.body.replaceChildren();
+    const root = document.createElement('div');
+    document.body.append(root);
+    tray = new PromptTray(root);
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('shows agent, tool, origin and the exact (masked) arguments, and answers with the button pressed', async () => {
+    const answer = tray.confirm(request('click'), 120_000, new AbortController().signal);
+    expect(heading()).toBe('Demo wants to run tabwright.click on https://app.example');
+    expect(JSON.parse(cards()[0]!.querySelector('pre')!.textContent!)).toEqual({ ref: 'e1', text: '••••••' });
+    expect(['Allow once', 'Allow for this site', 'Deny'].map((name) => button(name)?.tagName)).toEqual([
+      'BUTTON',
+      'BUTTON',
+      'BUTTON',
+    ]);
+    button('Allow for this site').click();
+    await expect(answer).resolves.toBe('site');
+    expect(cards()).toHaveLength(0);
+  });
+
+  it('shows a navigation destination beside the origin', () => {
+    void tray.confirm(request('navigate', { destination: 'https://b.example' }), 1000, new AbortController().signal);
+    expect(heading()).toBe('Demo wants to run tabwright.navigate on https://app.example → https://b.example');
+  });
+
+  it('queues: one card at a time, oldest first, saying how many wait', async () => {
+    const first = tray.confirm(request('click'), 120_000, new AbortController().signal);
+    const second = tray.confirm(request('type'), 120_000, new AbortController().signal);
+    const third = tray.confirm(request('navigate'), 120_000, new AbortController().signal);
+    expect(cards()).toHaveLength(1);
+    expect(heading()).toMatch(/tabwright.click/);
+    expect(cards()[0]!.querySelector('.queue-count')!.textContent).toBe('2 more waiting.');
+    button('Deny').click();
+    await expect(first).resolves.toBe('deny');
+    expect(heading()).toMatch(/tabwright.type/);
+    expect(cards()[0]!.querySelector('.queue-count')!.textContent).toBe('1 more waiting.');
+    button('Allow once').click();
+    await expect(second).resolves.toBe('once');
+    expect(cards()[0]!.querySelector('.queue-count')!.textContent).toBe('');
+    button('Allow once').click();
+    await expect(third).resolves.toBe('once');
+    expect(tray.waiting).toBe(0);
+  });
+
+  it('times out as a denial, counting only while the card is on screen', async () => {
+    const first = tray.confirm(request('click'), 10_000, new AbortController().signal);
+    const second = tray.confirm(request('type'), 10_000, new AbortController().signal);
+    expect(cards()[0]!.querySelector('.countdown')!.textContent).toBe(
+      'Denied automatically in 10 s unless you answer.',
+    );
+    vi.advanceTimersByTime(4_000);
+    expect(cards()[0]!.querySelector('.countdown')!.textContent).toBe('Denied automatically in 6 s unless you answer.');
+    vi.advanceTimersByTime(6_000);
+    await expect(first).resolves.toBe('timeout');
+    // The second card has had its full time from the moment it appeared.
+    vi.advanceTimersByTime(9_000);
+    expect(heading()).toMatch(/tabwright.type/);
+    vi.advanceTimersByTime(1_000);
+    await expect(second).resolves.toBe('timeout');
+    expect(cards()).toHaveLength(0);
+  });
+
+  it('withdraws a cancelled call’s card, shown or queued', async () => {
+    const shown = new AbortController();
+    const queued = new AbortController();
+    const first = tray.confirm(request('click'), 120_000, shown.signal);
+    const second = tray.confirm(request('type'), 120_000, queued.signal);
+    const third = tray.confirm(request('navigate'), 120_000, new AbortController().signal);
+    queued.abort();
+    await expect(second).resolves.toBe('cancelled');
+    expect(cards()[0]!.querySelector('.queue-count')!.textContent).toBe('1 more waiting.');
+    shown.abort();
+    await expect(first).resolves.toBe('cancelled');
+    expect(heading()).toMatch(/tabwright.navigate/);
+    tray.withdrawAll();
+    await expect(third).resolves.toBe('cancelled');
+    expect(cards()).toHaveLength(0);
+    const late = new AbortController();
+    late.abort();
+    await expect(tray.confirm(request('click'), 1000, late.signal)).resolves.toBe('cancelled');
+    expect(cards()).toHaveLength(0);
+  });
+
+  it('is keyboard-operable: Escape denies, and focus moves to the next card', async () => {
+    const first = tray.confirm(request('click'), 120_000, new AbortController().signal);
+    const second = tray.confirm(request('type'), 120_000, new AbortController().signal);
+    expect(document.activeElement).toBe(cards()[0]);
+    cards()[0]!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    await expect(first).resolves.toBe('deny');
+    expect(document.activeElement).toBe(cards()[0]);
+    expect(heading()).toMatch(/tabwright.type/);
+    button('Allow once').focus();
+    button('Allow once').click();
+    await expect(second).resolves.toBe('once');
+  });
+
+  it('never takes focus from a text field the user is typing in', () => {
+    const box = document.createElement('textarea');
+    document.body.append(box);
+    box.focus();
+    void tray.confirm(request('click'), 120_000, new AbortController().signal);
+    expect(document.activeElement).toBe(box);
+  });
+});
