@@ -207,7 +207,25 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
       for (const ws of sockets) ws.terminate();
     },
     async close() {
-      for (const ws of sockets) ws.terminate();
+      // Panels hear why (1001, going away) and reconnect later; a socket that does not finish the
+      // closing handshake promptly is cut.
+      await Promise.all(
+        [...sockets].map(
+          (ws) =>
+            new Promise<void>((resolve) => {
+              if (ws.readyState === ws.CLOSED) return resolve();
+              const cut = setTimeout(() => {
+                ws.terminate();
+                resolve();
+              }, 1_000);
+              ws.once('close', () => {
+                clearTimeout(cut);
+                resolve();
+              });
+              ws.close(1001, 'broker shutting down');
+            }),
+        ),
+      );
       wss.close();
       await Promise.all([mcp.close(), agent.close()]);
       await new Promise<void>((resolve) => {
