@@ -30,11 +30,10 @@ export default defineConnector({
         const page = await ctx.extractFields({
           title: 'div.page h1',
           text: 'div.page',
-          // Only pages that exist carry the "Last modified" line.
+          // Only pages that exist carry the "Last modified" line; a missing page has an empty one.
           modified: '.docInfo',
-          exists: { selector: '.docInfo', pick: 'exists' },
         });
-        if (!page.exists) throw new ConnectorError(`The wiki has no page ${id}. Use search to find the right id.`);
+        if (!page.modified) throw new ConnectorError(`The wiki has no page ${id}. Use search to find the right id.`);
         const data = { id, title: page.title, text: page.text, modified: page.modified, url: await ctx.url() };
         return { data: { page: data }, text: String(page.text ?? '') };
       },
