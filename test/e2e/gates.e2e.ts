@@ -20,6 +20,7 @@ import {
 } from './harness';
 
 const TOKEN = 'gates-token_1';
+const PASSWORD = 'hunter2-Secret!';
 
 /** Sends a command to the demo agent and waits for its answer to match. */
 async function ask(panel: Page, text: string, answer: RegExp): Promise<string> {
@@ -217,6 +218,23 @@ describe('gates in the real panel', () => {
     await page.close();
   });
 
+  it('masks what is typed into a password field on the card and in the result', async () => {
+    await setActMode(panel, true);
+    const page = await openActiveTab(launched, fixtures.url('/gates/inject.html'));
+    await sendMessage(panel, `type ${PASSWORD} into Password`);
+    const card = confirmation(panel);
+    await card.waitFor({ timeout: 30_000 });
+    const shown = await card.locator('pre').innerText();
+    expect(shown).toContain('••••••');
+    expect(shown).not.toContain(PASSWORD);
+    await card.getByRole('button', { name: 'Allow once' }).click();
+    await expect.poll(() => page.locator('#password').inputValue(), { timeout: 15_000 }).toBe(PASSWORD);
+    const reply = panel.locator('article.message.agent').last();
+    await expect.poll(() => reply.innerText(), { timeout: 15_000 }).toMatch(/Password/);
+    expect(await reply.innerText()).not.toContain(PASSWORD);
+    await page.close();
+  });
+
   it('logs every call, allowed or refused, filters it and exports it as JSON Lines', async () => {
     await openSettings(panel);
     await panel.getByRole('button', { name: 'Audit log' }).click();
@@ -232,7 +250,9 @@ describe('gates in the real panel', () => {
     await panel.getByRole('button', { name: 'Export JSON Lines' }).click();
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(/^tabwright-audit-.*\.jsonl$/);
-    const lines = (await readFile((await download.path())!, 'utf8')).trimEnd().split('\n');
+    const exported = await readFile((await download.path())!, 'utf8');
+    expect(exported).not.toContain(PASSWORD);
+    const lines = exported.trimEnd().split('\n');
     const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     for (const entry of logged) {
       expect(entry).toMatchObject({ agent: 'Demo', server: 'tabwright' });
