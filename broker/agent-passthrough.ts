@@ -9,15 +9,12 @@
  * restores the session there (`session/resume`, else `session/load`) when the agent can.
  */
 import {
-  client,
   RequestError,
   type ContentBlock,
-  type InitializeResponse,
   type McpServer,
   type PromptResponse,
-  type RequestPermissionResponse,
 } from '@agentclientprotocol/sdk/unstable';
-import { AgentProcess } from './agent-process';
+import { launchAgent, type Running } from './agent-launch';
 import { mcpServersForAgent, type BrokerMcpEndpoint } from './child-mcp-servers';
 import type { AgentIdentity, FrontedAgent } from './fronted-agent';
 import type { BrokerSession, SessionStore } from './sessions';
@@ -37,29 +34,14 @@ export interface PassthroughOptions {
   cancelGraceMs?: number;
 }
 
-/** One agent process and what it said about itself, bound to at most one broker session. */
-interface Running {
-  readonly process: AgentProcess;
-  readonly init: InitializeResponse;
-  readonly binding: { session: BrokerSession | undefined; replaying: boolean };
-}
-
 const DEFAULT_DETACHED_TTL_MS = 10 * 60_000;
 const DEFAULT_START_TIMEOUT_MS = 60_000;
 const DEFAULT_CANCEL_GRACE_MS = 15_000;
-const CANCELLED: RequestPermissionResponse = { outcome: { outcome: 'cancelled' } };
-
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} took longer than ${Math.round(ms / 1000)} s`)), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
 
 export class AgentPassthrough implements FrontedAgent {
   /** A started agent no session has claimed yet (started by `initialize` to learn who it is). */
   #spare: Promise<Running> | undefined;
+  #identity: AgentIdentity | undefined;
   readonly #running = new Map<string, Running>();
   readonly #reapers = new Map<string, NodeJS.Timeout>();
   readonly #stopListening: () => void;
@@ -70,19 +52,33 @@ export class AgentPassthrough implements FrontedAgent {
   }
 
   async describe(): Promise<AgentIdentity> {
+    if (this.#identity) return this.#identity;
+    // The first panel to connect starts an agent to learn who it is; that process then serves the
+    // first session, so the panel does not wait for two starts.
     this.#spare ??= this.#launch();
     const spare = this.#spare;
     try {
       const { init } = await spare;
       const info = init.agentInfo ?? { name: this.options.command.split(/\s+/)[0] ?? 'agent', version: '' };
-      return {
+      this.#identity = {
         agentInfo: { ...info, title: info.title ?? info.name },
         promptCapabilities: init.agentCapabilities?.promptCapabilities ?? {},
       };
+      this.#reapSpareLater(spare);
+      return this.#identity;
     } catch (error) {
       if (this.#spare === spare) this.#spare = undefined;
       throw error;
     }
+  }
+
+  /** A spare no session claims is not kept running for nothing. */
+  #reapSpareLater(spare: Promise<Running>): void {
+    setTimeout(() => {
+      if (this.#spare !== spare) return;
+      this.#spare = undefined;
+      void spare.then(({ process }) => process.kill()).catch(() => undefined);
+    }, this.options.detachedTtlMs ?? DEFAULT_DETACHED_TTL_MS).unref();
   }
 
   async start(session: BrokerSession): Promise<void> {
@@ -198,58 +194,16 @@ export class AgentPassthrough implements FrontedAgent {
     return running;
   }
 
-  async #launch(): Promise<Running> {
-    if (this.#closed) throw new Error('the broker is shutting down');
-    const binding: Running['binding'] = { session: undefined, replaying: false };
-    const process = new AgentProcess({
+  #launch(): Promise<Running> {
+    if (this.#closed) return Promise.reject(new Error('the broker is shutting down'));
+    return launchAgent({
       command: this.options.command,
       cwd: this.options.cwd,
-      client: this.#clientFor(binding),
+      version: this.options.version,
       redact: this.options.redact,
       log: this.options.log,
+      startTimeoutMs: this.options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
     });
-    try {
-      const init = await within(
-        Promise.race([
-          process.connection.agent.request('initialize', {
-            protocolVersion: 1,
-            clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
-            clientInfo: { name: 'tabwright-broker', title: 'Tabwright local broker', version: this.options.version },
-          }),
-          process.exited.then(() => Promise.reject(new Error(process.describeExit()))),
-        ]),
-        this.options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
-        'The agent’s initialize',
-      );
-      return { process, init, binding };
-    } catch (error) {
-      // A write to a process that already died fails first (EPIPE); its exit says more.
-      const ended = await process.endedWithin(1_000);
-      await process.kill();
-      const message = ended ? process.describeExit() : `${(error as Error).message}. ${process.describeExit()}`;
-      throw new Error(message, { cause: error });
-    }
-  }
-
-  /** The client side the agent sees: its updates and questions go to the session's current panel. */
-  #clientFor(binding: Running['binding']) {
-    return client({ name: 'tabwright-broker' })
-      .onNotification('session/update', ({ params }) => {
-        const session = binding.session;
-        if (!session || binding.replaying) return;
-        void session.client?.notify('session/update', { ...params, sessionId: session.id }).catch(() => undefined);
-      })
-      .onRequest('session/request_permission', async ({ params, signal }) => {
-        const panel = binding.session?.client;
-        if (!panel) return CANCELLED;
-        return panel
-          .request(
-            'session/request_permission',
-            { ...params, sessionId: binding.session!.id },
-            { cancellationSignal: signal },
-          )
-          .catch(() => CANCELLED);
-      });
   }
 
   #mcpServers(session: BrokerSession, running: Running): McpServer[] {

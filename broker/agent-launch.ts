@@ -1,0 +1,89 @@
+/**
+ * Starting one agent process for the passthrough: spawn it, say `initialize` (bounded, and told
+ * apart from a process that died on the way), and give it the client side it talks to — its
+ * session updates and permission questions go to whichever panel holds its session now.
+ */
+import { client, type InitializeResponse, type RequestPermissionResponse } from '@agentclientprotocol/sdk/unstable';
+import { AgentProcess } from './agent-process';
+import type { BrokerSession } from './sessions';
+
+/** One agent process and what it said about itself, bound to at most one broker session. */
+export interface Running {
+  readonly process: AgentProcess;
+  readonly init: InitializeResponse;
+  readonly binding: Binding;
+}
+
+export interface Binding {
+  session: BrokerSession | undefined;
+  /** Set while the agent replays a loaded session the panel already shows. */
+  replaying: boolean;
+}
+
+export interface LaunchOptions {
+  command: string;
+  cwd: string;
+  version: string;
+  redact(text: string): string;
+  log(line: string): void;
+  startTimeoutMs: number;
+}
+
+const CANCELLED: RequestPermissionResponse = { outcome: { outcome: 'cancelled' } };
+
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took longer than ${Math.round(ms / 1000)} s`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** The client side the agent sees; it relays to the panel bound to the process's session. */
+function relayTo(binding: Binding) {
+  return client({ name: 'tabwright-broker' })
+    .onNotification('session/update', ({ params }) => {
+      const session = binding.session;
+      if (!session || binding.replaying) return;
+      void session.client?.notify('session/update', { ...params, sessionId: session.id }).catch(() => undefined);
+    })
+    .onRequest('session/request_permission', async ({ params, signal }) => {
+      const session = binding.session;
+      if (!session?.client) return CANCELLED;
+      return session.client
+        .request('session/request_permission', { ...params, sessionId: session.id }, { cancellationSignal: signal })
+        .catch(() => CANCELLED);
+    });
+}
+
+export async function launchAgent(options: LaunchOptions): Promise<Running> {
+  const binding: Binding = { session: undefined, replaying: false };
+  const process = new AgentProcess({
+    command: options.command,
+    cwd: options.cwd,
+    client: relayTo(binding),
+    redact: options.redact,
+    log: options.log,
+  });
+  try {
+    const init = await within(
+      Promise.race([
+        process.connection.agent.request('initialize', {
+          protocolVersion: 1,
+          clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+          clientInfo: { name: 'tabwright-broker', title: 'Tabwright local broker', version: options.version },
+        }),
+        process.exited.then(() => Promise.reject(new Error(process.describeExit()))),
+      ]),
+      options.startTimeoutMs,
+      'The agent’s initialize',
+    );
+    return { process, init, binding };
+  } catch (error) {
+    // A write to a process that already died fails first (EPIPE); its exit says more.
+    const ended = await process.endedWithin(1_000);
+    await process.kill();
+    const message = ended ? process.describeExit() : `${(error as Error).message}. ${process.describeExit()}`;
+    throw new Error(message, { cause: error });
+  }
+}
