@@ -133,7 +133,13 @@ export class PanelServer {
 
   async #requestB(method: string, params: Record<string, unknown> | undefined, signal: AbortSignal): Promise<unknown> {
     const serverId = this.declaration.serverId;
-    if (!serverId) throw new TunnelError(`Server ${this.name} was declared without a serverId`, 'refused');
+    if (!serverId) {
+      throw new TunnelError(
+        `The panel declared ${this.name} for dialect A only, but this broker tunnels with dialect B. Set the ` +
+          'agent’s dialect to B (or both) in the panel, or start the broker with --dialect a.',
+        'refused',
+      );
+    }
     const outcome = await caller.request(this.client, serverId, method, params ?? {}, { signal });
     if ('error' in outcome) throw new TunnelError(outcome.error.message, 'refused', outcome.error.code);
     return outcome.result;
