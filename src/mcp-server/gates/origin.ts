@@ -15,7 +15,9 @@ export interface OriginFacts {
 export function normaliseSite(input: string): string | undefined {
   const text = input.trim();
   if (!text) return undefined;
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`;
+  // Without a scheme, loopback hosts are almost always local http servers; everything else gets https.
+  const loopback = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d+)?(?:\/|$)/i.test(text);
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `${loopback ? 'http' : 'https'}://${text}`;
   try {
     const url = new URL(withScheme);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
