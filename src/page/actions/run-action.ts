@@ -14,6 +14,9 @@ export interface ActionSpec {
   settle?: Partial<SettleOptions>;
 }
 
+/** The action line, or a function that writes it once the page has settled (to report the result). */
+export type ActionLine = string | (() => string);
+
 export interface ActionOutcome {
   description: string;
   settled: { reason: SettleReason; ms: number };
@@ -45,7 +48,7 @@ export async function actionable(
 export async function runAction(
   env: PageEnv,
   spec: ActionSpec,
-  work: (signal: AbortSignal) => Promise<string> | string,
+  work: (signal: AbortSignal) => Promise<ActionLine> | ActionLine,
 ): Promise<ActionOutcome> {
   const controller = new AbortController();
   const id = spec.actionId;
@@ -55,10 +58,10 @@ export async function runAction(
   }
   const watch = new SettleWatch(env.document);
   try {
-    const description = await work(controller.signal);
+    const line = await work(controller.signal);
     const settled = await watch.settle({ ...DEFAULT_SETTLE, ...spec.settle }, controller.signal);
     return {
-      description,
+      description: typeof line === 'function' ? line() : line,
       settled: { reason: settled.reason, ms: settled.ms },
       navigating: settled.reason === 'navigation',
       url: env.document.URL,

@@ -12,7 +12,7 @@ import { acceptsValue } from './options';
 import { dispatchKey } from './key-events';
 import { characterKey } from './keyboard';
 import { submitFromField } from './submit';
-import { throwIfCancelled } from './timing';
+import { nextFrame, yieldToPage } from './timing';
 
 const VALUE_FORMATS: Record<string, string> = {
   date: '2024-05-31',
@@ -25,10 +25,16 @@ const VALUE_FORMATS: Record<string, string> = {
 };
 
 export interface Typed {
-  /** The field's value afterwards, when it is not what was asked for (a mask, a max length…). */
-  differs?: string;
+  /** What the field should hold if the page took the text as typed (text fields only). */
+  expected?: string;
   /** What submitting did, when asked to submit. */
   submitted?: string;
+}
+
+/** The field's value after the page had its say, when it differs from what was typed. */
+export function valueIfChanged(field: Element, typed: Typed): string | undefined {
+  if (typed.expected === undefined || !isTextControl(field)) return undefined;
+  return field.value === typed.expected ? undefined : field.value;
 }
 
 function refuseKind(field: Element): never {
@@ -84,11 +90,11 @@ function setWholeValueCheck(field: HTMLInputElement, text: string): void {
   }
 }
 
-export function typeText(
+export async function typeText(
   field: Element,
   text: string,
   options: { clear: boolean; submit: boolean; signal: AbortSignal },
-): Typed {
+): Promise<Typed> {
   checkTypable(field, text);
   const kind = fieldKind(field);
   const html = field as HTMLElement;
@@ -102,25 +108,32 @@ export function typeText(
     else caretToEnd(field);
     const start = isTextControl(field) ? field.value : (field.textContent ?? '');
     for (const character of text) {
-      throwIfCancelled(options.signal);
       typeCharacter(field, character === '\r' ? '\n' : character);
+      // Key presses are separate tasks: frameworks re-render between them.
+      await yieldToPage(options.signal);
     }
+    const newlinesSubmit = field instanceof HTMLInputElement && /[\r\n]/.test(text);
+    if (isTextControl(field) && !newlinesSubmit) typed.expected = start + text.replace(/\r\n?/g, '\n');
     const after = isTextControl(field) ? field.value : (field.textContent ?? '');
-    const expected = start + text.replace(/\r\n?/g, '\n');
-    if (isTextControl(field) && after !== expected && !(field instanceof HTMLInputElement && text.includes('\n'))) {
-      typed.differs = after;
-    }
     if (isTextControl(field) && after !== before) fireChange(field);
   }
   if (options.submit) {
-    const enter = characterKey('\n');
-    const modifiers = { ctrlKey: false, altKey: false, metaKey: false, shiftKey: false };
-    if (dispatchKey(field, 'keydown', enter, modifiers) && dispatchKey(field, 'keypress', enter, modifiers)) {
-      typed.submitted = submitFromField(field) ?? 'pressed Enter (the field is in no form)';
-    } else {
-      typed.submitted = 'pressed Enter (the page handled it)';
-    }
-    dispatchKey(field, 'keyup', enter, modifiers);
+    await nextFrame(html.ownerDocument.defaultView!, options.signal);
+    typed.submitted = pressEnterToSubmit(field);
   }
   return typed;
+}
+
+/** Enter in the field, with implicit submission unless the page handles the key. */
+function pressEnterToSubmit(field: Element): string {
+  const enter = characterKey('\n');
+  const modifiers = { ctrlKey: false, altKey: false, metaKey: false, shiftKey: false };
+  let outcome: string;
+  if (dispatchKey(field, 'keydown', enter, modifiers) && dispatchKey(field, 'keypress', enter, modifiers)) {
+    outcome = submitFromField(field) ?? 'pressed Enter (the field is in no form)';
+  } else {
+    outcome = 'pressed Enter (the page handled it)';
+  }
+  dispatchKey(field, 'keyup', enter, modifiers);
+  return outcome;
 }

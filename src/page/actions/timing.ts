@@ -48,3 +48,21 @@ export function nextFrame(view: Window, signal: AbortSignal, fallbackMs = 50): P
     signal.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/**
+ * Lets the page run a task of its own (framework renders scheduled on microtasks or message
+ * channels) before the next step, as separate key presses would. A message-channel task is not
+ * clamped the way nested timers are.
+ */
+export function yieldToPage(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new ActionCancelled());
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      if (signal.aborted) reject(new ActionCancelled());
+      else resolve();
+    };
+    channel.port2.postMessage(undefined);
+  });
+}

@@ -5,7 +5,8 @@ import { fieldFor, fieldKind, isSecretField } from '../actions/fields';
 import { applyOptions, chooseOptions, parseChecked, setChecked } from '../actions/options';
 import { actionable, runAction } from '../actions/run-action';
 import { submitFromField } from '../actions/submit';
-import { checkTypable, typeText } from '../actions/text-entry';
+import { checkTypable, typeText, valueIfChanged } from '../actions/text-entry';
+import { nextFrame, yieldToPage } from '../actions/timing';
 import type { FieldValue, FillFormCommand } from '../protocol';
 
 type Value = z.output<typeof FieldValue>;
@@ -14,7 +15,8 @@ interface Planned {
   field: Element;
   described: string;
   secret: boolean;
-  apply(signal: AbortSignal): string;
+  /** Sets the value; returns how to describe it once the page has settled. */
+  apply(signal: AbortSignal): Promise<() => string>;
 }
 
 function asText(value: Value, field: Element): string {
@@ -34,7 +36,8 @@ function plan(field: Element, value: Value): Planned {
     if (!checked && input.type === 'radio' && input.checked) {
       throw new PageError(`${described} is a radio button: choose another option in its group instead.`, 'bad-value');
     }
-    return { field, described, secret, apply: () => (setChecked(input, checked), checked ? 'checked' : 'unchecked') };
+    const word = checked ? 'checked' : 'unchecked';
+    return { field, described, secret, apply: async () => (setChecked(input, checked), () => word) };
   }
   if (kind === 'select') {
     const select = field as HTMLSelectElement;
@@ -48,7 +51,15 @@ function plan(field: Element, value: Value): Planned {
       }
     });
     if (chosen.length > 1 && !select.multiple) chooseOptions(select, wanted, 'value');
-    return { field, described, secret, apply: () => applyOptions(select, chosen) };
+    return {
+      field,
+      described,
+      secret,
+      apply: async () => {
+        const labels = applyOptions(select, chosen);
+        return () => labels;
+      },
+    };
   }
   const text = asText(value, field);
   checkTypable(field, text);
@@ -56,10 +67,13 @@ function plan(field: Element, value: Value): Planned {
     field,
     described,
     secret,
-    apply: (signal) => {
-      const typed = typeText(field, text, { clear: true, submit: false, signal });
+    apply: async (signal) => {
+      const typed = await typeText(field, text, { clear: true, submit: false, signal });
       const shown = secret ? `${[...text].length} characters (hidden)` : quoteText(text);
-      return typed.differs !== undefined && !secret ? `${shown}, now ${quoteText(typed.differs)}` : shown;
+      return () => {
+        const now = secret ? undefined : valueIfChanged(field, typed);
+        return now === undefined ? shown : `${shown}, now ${quoteText(now)}`;
+      };
     },
   };
 }
@@ -72,10 +86,21 @@ export function runFillForm(command: z.output<typeof FillFormCommand>, env: Page
       const needsEditing = ['text', 'value', 'editable'].includes(fieldKind(item.field));
       await actionable(item.field, 'fill', { enabled: true, editable: needsEditing }, signal);
     }
-    const filled = planned.map((item) => `${item.described} = ${item.apply(signal)}`);
-    let line = `Filled ${planned.length} field${planned.length === 1 ? '' : 's'}: ${filled.join(', ')}`;
-    if (command.submit)
-      line += `; ${submitFromField(planned.at(-1)!.field) ?? 'no form to submit (the fields are in no form)'}`;
-    return line;
+    const described: Array<() => string> = [];
+    for (const item of planned) {
+      described.push(await item.apply(signal));
+      // Fields are filled one after another, as a person would: the page reacts in between.
+      await yieldToPage(signal);
+    }
+    let submitted: string | undefined;
+    if (command.submit) {
+      await nextFrame(env.document.defaultView!, signal);
+      submitted = submitFromField(planned.at(-1)!.field) ?? 'no form to submit (the fields are in no form)';
+    }
+    return () => {
+      const filled = planned.map((item, index) => `${item.described} = ${described[index]!()}`);
+      const line = `Filled ${planned.length} field${planned.length === 1 ? '' : 's'}: ${filled.join(', ')}`;
+      return submitted ? `${line}; ${submitted}` : line;
+    };
   });
 }

@@ -3,7 +3,7 @@ import type { PageEnv } from '../env';
 import { describeElement, quoteText } from '../actions/describe';
 import { fieldFor, isSecretField } from '../actions/fields';
 import { actionable, runAction } from '../actions/run-action';
-import { checkTypable, typeText } from '../actions/text-entry';
+import { checkTypable, typeText, valueIfChanged } from '../actions/text-entry';
 import type { TypeCommand } from '../protocol';
 
 /** Types into a field; values of password fields never appear in the result. */
@@ -14,13 +14,16 @@ export function runType(command: z.output<typeof TypeCommand>, env: PageEnv) {
     await actionable(field, 'type into', { enabled: true, editable: true }, signal);
     const secret = isSecretField(field);
     const described = describeElement(field);
-    const typed = typeText(field, command.text, { clear: command.clear, submit: command.submit, signal });
+    const typed = await typeText(field, command.text, { clear: command.clear, submit: command.submit, signal });
     const what = secret ? `${[...command.text].length} characters (hidden)` : quoteText(command.text);
-    let line = `Typed ${what} into ${described}`;
-    if (typed.differs !== undefined) {
-      line += secret ? '; the page changed what was typed' : `; the field now holds ${quoteText(typed.differs)}`;
-    }
-    if (typed.submitted) line += `; ${typed.submitted}`;
-    return line;
+    // Written after the page settled, so a value the page rewrote (masks, upper-casing) shows as it is.
+    return () => {
+      let line = `Typed ${what} into ${described}`;
+      const now = valueIfChanged(field, typed);
+      if (now !== undefined)
+        line += secret ? '; the page changed what was typed' : `; the field now holds ${quoteText(now)}`;
+      if (typed.submitted) line += `; ${typed.submitted}`;
+      return line;
+    };
   });
 }
