@@ -5,6 +5,7 @@
  */
 import { client, type InitializeResponse, type RequestPermissionResponse } from '@agentclientprotocol/sdk/unstable';
 import { AgentProcess } from './agent-process';
+import { MAX_METHOD_FRAME_BYTES } from './limits';
 import type { BrokerSession } from './sessions';
 
 /** One agent process and what it said about itself, bound to at most one broker session. */
@@ -30,6 +31,7 @@ export interface LaunchOptions {
 }
 
 const CANCELLED: RequestPermissionResponse = { outcome: { outcome: 'cancelled' } };
+const OVERSIZED_NOTE = '\n\n*(The agent sent an update over 1 MiB; the broker left it out.)*\n\n';
 
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -40,12 +42,21 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 /** The client side the agent sees; it relays to the panel bound to the process's session. */
-function relayTo(binding: Binding) {
+function relayTo(binding: Binding, log: (line: string) => void) {
   return client({ name: 'tabwright-broker' })
     .onNotification('session/update', ({ params }) => {
       const session = binding.session;
       if (!session || binding.replaying) return;
-      void session.client?.notify('session/update', { ...params, sessionId: session.id }).catch(() => undefined);
+      let relayed = { ...params, sessionId: session.id };
+      // The panel refuses method frames over 1 MiB (OpenAB's limit); say so instead of losing the socket.
+      if (Buffer.byteLength(JSON.stringify(relayed)) > MAX_METHOD_FRAME_BYTES - 512) {
+        log(`dropped a ${params.update.sessionUpdate} update over 1 MiB`);
+        relayed = {
+          sessionId: session.id,
+          update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: OVERSIZED_NOTE } },
+        };
+      }
+      void session.client?.notify('session/update', relayed).catch(() => undefined);
     })
     .onRequest('session/request_permission', async ({ params, signal }) => {
       const session = binding.session;
@@ -61,7 +72,7 @@ export async function launchAgent(options: LaunchOptions): Promise<Running> {
   const process = new AgentProcess({
     command: options.command,
     cwd: options.cwd,
-    client: relayTo(binding),
+    client: relayTo(binding, options.log),
     redact: options.redact,
     log: options.log,
   });

@@ -120,6 +120,17 @@ describe('the broker fronts a stdio ACP agent', { timeout: 90_000 }, () => {
     expect(logs.join('\n')).not.toContain(TOKEN);
   });
 
+  it('leaves out an update over 1 MiB with a note, and keeps the socket', async () => {
+    await start();
+    const { panel } = attach(broker!.url);
+    await until(() => panel.connection.status === 'connected', 30_000);
+    const text = await exchange(panel, 'big');
+    expect(text).toContain('The agent sent an update over 1 MiB; the broker left it out.');
+    expect(text).toContain('after the big one');
+    expect(text.length).toBeLessThan(1_000);
+    expect(await exchange(panel, 'still there?')).toBe('agent heard: still there?');
+  });
+
   it('keeps the same agent process across a dropped socket', async () => {
     await start();
     const { panel } = attach(broker!.url);

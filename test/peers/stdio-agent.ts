@@ -197,6 +197,10 @@ async function turn(client: AgentContext, session: AgentSession, text: string, s
       process.stderr.write(`stdio-test-agent config: ${header}${env}\n`);
       return say(client, session.id, 'printed my configuration to stderr');
     }
+    case 'big':
+      // One update larger than a method frame may be (1 MiB), then a normal one.
+      await say(client, session.id, 'x'.repeat(Number(argument) || 2 * 1024 * 1024));
+      return say(client, session.id, 'after the big one');
     case 'history':
       return say(client, session.id, `history: ${session.prompts.slice(0, -1).join(' | ') || '(empty)'}`);
     default:
