@@ -179,6 +179,20 @@ describe('runGated', () => {
     expect(ran).toEqual([]);
   });
 
+  it('says the tab moved when the user switched to a non-web tab while the card was up', async () => {
+    let current: TabInfo | undefined = tab();
+    const { env, audit, grants } = setup({
+      confirm: async () => {
+        current = tab('chrome://newtab/', 2);
+        return 'once';
+      },
+    });
+    const { gated, ran } = call(typeTool, { text: 'x' }, { resolveTab: async () => current });
+    expect(text(await runGated(gated, env, grants))).toMatch(/moved to a page Tabwright cannot work on/);
+    expect(audit[0]?.outcome).toBe('refused:confirmation');
+    expect(ran).toEqual([]);
+  });
+
   it('refuses after a yes when act mode went off or the switch was pulled meanwhile', async () => {
     for (const change of ['act', 'killed'] as const) {
       const { env, audit, state, grants } = setup({

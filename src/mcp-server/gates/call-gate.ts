@@ -211,6 +211,9 @@ export async function runGated(call: GatedCall, env: GateEnvironment, grants: Se
     if (answer === 'timeout') return refuse('confirmation', REFUSALS.timeout);
 
     const after = await checkGates(call, env, destinationUrl);
+    if (after.refused?.gate === 'target') {
+      return refuse('confirmation', REFUSALS.pageMoved('a page Tabwright cannot work on'));
+    }
     if (after.refused) return refuse(after.refused.gate, after.refused.text);
     // Refs die with their document, so the same tab on the same origin is what the user approved.
     const moved = after.checked.tab?.id !== tab?.id || after.checked.origin !== origin;
