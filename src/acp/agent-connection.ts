@@ -164,18 +164,24 @@ export class AgentConnection {
 
   async #loop(signal: AbortSignal): Promise<void> {
     let attempt = 0;
+    let refusals = 0;
     while (!signal.aborted) {
-      this.#setStatus('connecting');
+      if (refusals < 2) this.#setStatus('connecting');
       const failure = await this.#connectOnce(signal, () => (attempt = 0));
       if (signal.aborted) return;
-      if (failure.kind === 'auth_failed') {
-        this.#setStatus('auth_failed', failure.detail);
-        return this.#stopLoop(signal);
+      if (failure.kind === 'auth_failed' || failure.kind === 'protocol') {
+        // A browser cannot tell "refused" from "not listening yet" (a broker that is just
+        // restarting answers the follow-up probe): believe a refusal only when it repeats.
+        if (++refusals < 2) {
+          await this.#sleepOrWake(this.#timing.backoff.baseMs, signal);
+          continue;
+        }
+        this.#setStatus(failure.kind === 'auth_failed' ? 'auth_failed' : 'unreachable', failure.detail);
+        // Keep trying, slowly: a token fixed on the broker's side heals without a click.
+        await this.#sleepOrWake(this.#timing.backoff.capMs, signal);
+        continue;
       }
-      if (failure.kind === 'protocol') {
-        this.#setStatus('unreachable', failure.detail);
-        return this.#stopLoop(signal);
-      }
+      refusals = 0;
       if (failure.kind === 'closed') {
         const why = this.#droppedBecause ?? failure.detail;
         this.#o.events.notice(`${why}; reconnecting`);
@@ -185,10 +191,6 @@ export class AgentConnection {
       const delay = backoffDelay(attempt++, this.#timing.backoff, this.#o.random);
       await this.#sleepOrWake(delay, signal);
     }
-  }
-
-  #stopLoop(signal: AbortSignal): void {
-    if (this.#run?.signal === signal) this.#run = undefined;
   }
 
   async #sleepOrWake(ms: number, signal: AbortSignal): Promise<void> {

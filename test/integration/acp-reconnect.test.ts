@@ -3,15 +3,14 @@
  * port with its state file. The panel's client must resume its session every time and deliver
  * every user message exactly once: none lost, none repeated.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { killProcess as kill, startBrokerProcess as startBroker } from './broker-process';
 import { panelClient, until } from './panel-client';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const CYCLES = Number(process.env.RECONNECT_CYCLES ?? 20);
 const TOKEN = 'reconnect-token';
 
@@ -21,34 +20,6 @@ async function freePort(): Promise<number> {
   const port = (server.address() as { port: number }).port;
   await new Promise<void>((r) => server.close(() => r()));
   return port;
-}
-
-function startBrokerProcess(port: number, stateFile: string): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'broker/main.ts', '--port', String(port), '--token', TOKEN, '--state', stateFile],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  return new Promise((resolvePromise, reject) => {
-    let output = '';
-    const onData = (data: Buffer) => {
-      output += data.toString();
-      if (output.includes('listening')) resolvePromise(child);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (data: Buffer) => (output += data.toString()));
-    child.once('exit', (code) => reject(new Error(`broker exited (${code}): ${output}`)));
-  });
-}
-
-function kill(child: ChildProcess): Promise<void> {
-  return new Promise((r) => {
-    child.once('exit', () => r());
-    child.kill('SIGKILL');
-  });
 }
 
 function receivedByBroker(stateFile: string): string[] {
@@ -65,7 +36,7 @@ describe('exactly-once delivery across broker restarts', () => {
   it(`loses and repeats nothing over ${CYCLES} kills mid-turn and ${CYCLES} kills while idle`, async () => {
     const port = await freePort();
     const stateFile = join(directory, 'state.json');
-    let broker = await startBrokerProcess(port, stateFile);
+    let broker = await startBroker(port, TOKEN, stateFile);
     const client = panelClient({
       url: `ws://127.0.0.1:${port}/acp`,
       token: TOKEN,
@@ -74,6 +45,17 @@ describe('exactly-once delivery across broker restarts', () => {
     client.connection.enable();
     await until(() => client.recorded.sessions.length === 1, 20_000);
     const sent: string[] = [];
+    const diagnose = (waiting: Promise<void>) =>
+      waiting.catch(async (error: Error) => {
+        const probe = await fetch(`http://127.0.0.1:${port}/`).then(
+          (r) => `HTTP ${r.status}`,
+          (e: Error) => `${e.message} ${String((e.cause as Error)?.message)}`,
+        );
+        throw new Error(
+          `${error.message}; broker pid ${broker.pid} exit ${broker.exitCode}; probe: ${probe}; ` +
+            `statuses ${JSON.stringify(client.recorded.statuses.slice(-3))}; notices ${JSON.stringify(client.recorded.notices.slice(-2))}`,
+        );
+      });
     const recoveries: number[] = [];
 
     for (let cycle = 1; cycle <= CYCLES; cycle++) {
@@ -85,19 +67,23 @@ describe('exactly-once delivery across broker restarts', () => {
       client.connection.send(text);
       await until(() => client.recorded.updates.length >= updatesBefore + 3, 20_000, `streaming in cycle ${cycle}`);
       const sessionsBefore = client.recorded.sessions.length;
-      const killedAt = Date.now();
       await kill(broker);
-      broker = await startBrokerProcess(port, stateFile);
-      await until(() => client.recorded.sessions.length > sessionsBefore, 20_000, `reconnect in cycle ${cycle}`);
+      broker = await startBroker(port, TOKEN, stateFile);
+      const killedAt = Date.now();
+      await diagnose(
+        until(() => client.recorded.sessions.length > sessionsBefore, 20_000, `reconnect in cycle ${cycle}`),
+      );
       recoveries.push(Date.now() - killedAt);
       await until(() => client.recorded.turns.length > turnsBefore, 20_000, `the turn to settle in cycle ${cycle}`);
 
       // Idle: nothing running when the broker dies; then a message must get through once.
       const idleSessions = client.recorded.sessions.length;
-      const idleKilledAt = Date.now();
       await kill(broker);
-      broker = await startBrokerProcess(port, stateFile);
-      await until(() => client.recorded.sessions.length > idleSessions, 20_000, `idle reconnect in cycle ${cycle}`);
+      broker = await startBroker(port, TOKEN, stateFile);
+      const idleKilledAt = Date.now();
+      await diagnose(
+        until(() => client.recorded.sessions.length > idleSessions, 20_000, `idle reconnect in cycle ${cycle}`),
+      );
       recoveries.push(Date.now() - idleKilledAt);
       const idleText = `idle-${cycle}`;
       sent.push(idleText);
@@ -115,7 +101,7 @@ describe('exactly-once delivery across broker restarts', () => {
     console.log(
       `${CYCLES} mid-turn + ${CYCLES} idle broker kills: ${sent.length} messages sent, ${received.length} delivered, ` +
         `${lost.length} lost, ${repeated.length} repeated; ${resumed}/${client.recorded.sessions.length - 1} reconnects resumed the session; ` +
-        `recovery median ${median(recoveries)} ms, max ${Math.max(...recoveries)} ms`,
+        `from broker back up to session resumed: median ${median(recoveries)} ms, max ${Math.max(...recoveries)} ms`,
     );
     expect(lost).toEqual([]);
     expect(repeated).toEqual([]);
