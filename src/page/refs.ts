@@ -8,7 +8,11 @@
 const REF = /^(?:f(\d+))?e(\d+)$/;
 
 export class RefRegistry {
-  readonly #byRef = new Map<string, WeakRef<Element>>();
+  /**
+   * Strong references, pruned after every snapshot of elements that left the document, so a long
+   * session does not hold removed subtrees (a WeakRef per element costs more than the pruning).
+   */
+  readonly #byRef = new Map<string, Element>();
   readonly #byElement = new WeakMap<Element, string>();
   #next = 1;
 
@@ -25,17 +29,20 @@ export class RefRegistry {
 
   refFor(element: Element): string {
     let ref = this.#byElement.get(element);
-    if (!ref) {
-      ref = `${this.prefix}e${this.#next++}`;
-      this.#byElement.set(element, ref);
-      this.#byRef.set(ref, new WeakRef(element));
+    if (ref) {
+      // An element that left and came back keeps its ref: it still names the same element.
+      if (!this.#byRef.has(ref)) this.#byRef.set(ref, element);
+      return ref;
     }
+    ref = `${this.prefix}e${this.#next++}`;
+    this.#byElement.set(element, ref);
+    this.#byRef.set(ref, element);
     return ref;
   }
 
   /** The element a ref names, or undefined when it left the document or was never ours. */
   resolve(ref: string): Element | undefined {
-    const element = this.#byRef.get(ref)?.deref();
+    const element = this.#byRef.get(ref);
     if (!element || !element.isConnected) return undefined;
     return element;
   }
@@ -45,9 +52,9 @@ export class RefRegistry {
     return parsed !== undefined && refPrefix(parsed.frameId) === this.prefix;
   }
 
-  /** Drops entries whose elements were collected, so a long-lived page does not grow the map forever. */
+  /** Forgets elements that left the document: their refs are refused from now on, for good. */
   prune(): void {
-    for (const [ref, weak] of this.#byRef) if (!weak.deref()) this.#byRef.delete(ref);
+    for (const [ref, element] of this.#byRef) if (!element.isConnected) this.#byRef.delete(ref);
   }
 }
 

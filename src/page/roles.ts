@@ -101,8 +101,36 @@ const TEXT_INPUT_TYPES = new Set([
   '',
 ]);
 
-function ariaState(element: Element, name: string): string | undefined {
-  const value = element.getAttribute(name);
+type Aria = Record<string, string>;
+
+const ARIA_STATES = [
+  'aria-checked',
+  'aria-pressed',
+  'aria-selected',
+  'aria-expanded',
+  'aria-level',
+  'aria-disabled',
+  'aria-required',
+  'aria-readonly',
+  'aria-invalid',
+  'aria-valuetext',
+  'aria-valuenow',
+];
+
+/** The aria states an element sets; most elements set none, so they cost one call. */
+function ariaOf(element: Element): Aria | undefined {
+  if (!element.hasAttributes()) return undefined;
+  let aria: Aria | undefined;
+  for (const name of ARIA_STATES) {
+    const value = element.getAttribute(name);
+    if (value !== null) (aria ??= {})[name] = value;
+  }
+  return aria;
+}
+
+function ariaState(aria: Aria | undefined, name: string): string | undefined {
+  const value = aria?.[name];
+  if (value === undefined) return undefined;
   const label = name.slice(5);
   if (label === 'expanded') return value === 'true' || value === 'false' ? `[expanded=${value}]` : undefined;
   if (value === 'true') return `[${label}]`;
@@ -110,14 +138,14 @@ function ariaState(element: Element, name: string): string | undefined {
   return undefined;
 }
 
-function headingLevel(element: Element): number | undefined {
-  const explicit = Number(element.getAttribute('aria-level'));
+function headingLevel(element: Element, aria: Aria | undefined): number | undefined {
+  const explicit = Number(aria?.['aria-level']);
   if (Number.isInteger(explicit) && explicit > 0) return explicit;
   const match = /^h([1-6])$/.exec(element.localName);
   return match ? Number(match[1]) : undefined;
 }
 
-function controlValue(element: Element): string | undefined {
+function controlValue(element: Element, aria: Aria | undefined): string | undefined {
   if (element instanceof HTMLInputElement) {
     // A password's value is never shown, not even its length.
     if (element.type === 'password' || !TEXT_INPUT_TYPES.has(element.type)) return undefined;
@@ -129,43 +157,42 @@ function controlValue(element: Element): string | undefined {
     return chosen.length ? chosen.join(', ') : undefined;
   }
   if (element instanceof HTMLProgressElement || element instanceof HTMLMeterElement) return String(element.value);
-  const aria = element.getAttribute('aria-valuetext') ?? element.getAttribute('aria-valuenow');
-  return aria ?? undefined;
+  return aria?.['aria-valuetext'] ?? aria?.['aria-valuenow'];
 }
 
-/** The bracketed states of one element, in a fixed order, page text neutralised. */
-export function statesOf(element: Element, role: string): string[] {
+/** The bracketed states of one element (with a leading space), or '' when it has none. */
+export function statesOf(element: Element, role: string): string {
   const out: string[] = [];
+  const aria = ariaOf(element);
   const html = element as HTMLInputElement;
   if (html instanceof HTMLInputElement && (html.type === 'checkbox' || html.type === 'radio')) {
     if (html.indeterminate) out.push('[checked=mixed]');
     else if (html.checked) out.push('[checked]');
   } else {
-    const checked = ariaState(element, 'aria-checked');
+    const checked = ariaState(aria, 'aria-checked');
     if (checked) out.push(checked);
   }
-  const pressed = ariaState(element, 'aria-pressed');
+  const pressed = ariaState(aria, 'aria-pressed');
   if (pressed) out.push(pressed);
-  if (element instanceof HTMLOptionElement ? element.selected : element.getAttribute('aria-selected') === 'true')
+  if (element instanceof HTMLOptionElement ? element.selected : aria?.['aria-selected'] === 'true')
     out.push('[selected]');
   if (element.localName === 'summary' && element.parentElement instanceof HTMLDetailsElement) {
     out.push(element.parentElement.open ? '[expanded=true]' : '[expanded=false]');
   } else {
-    const expanded = ariaState(element, 'aria-expanded');
+    const expanded = ariaState(aria, 'aria-expanded');
     if (expanded) out.push(expanded);
   }
   if (role === 'heading') {
-    const level = headingLevel(element);
+    const level = headingLevel(element, aria);
     if (level) out.push(`[level=${level}]`);
   }
-  const disabled =
-    ('disabled' in html && element.matches(':disabled')) || element.getAttribute('aria-disabled') === 'true';
+  const formControl = 'disabled' in html;
+  const disabled = (formControl && element.matches(':disabled')) || aria?.['aria-disabled'] === 'true';
   if (disabled) out.push('[disabled]');
-  if (('required' in html && html.required) || element.getAttribute('aria-required') === 'true') out.push('[required]');
-  if (('readOnly' in html && html.readOnly && !disabled) || element.getAttribute('aria-readonly') === 'true')
-    out.push('[readonly]');
-  if (element.getAttribute('aria-invalid') === 'true') out.push('[invalid]');
-  const value = controlValue(element);
+  if ((formControl && html.required) || aria?.['aria-required'] === 'true') out.push('[required]');
+  if ((formControl && html.readOnly && !disabled) || aria?.['aria-readonly'] === 'true') out.push('[readonly]');
+  if (aria?.['aria-invalid'] === 'true') out.push('[invalid]');
+  const value = controlValue(element, aria);
   if (value !== undefined && value !== '') out.push(`[value="${clip(neutraliseText(value), VALUE_MAX)}"]`);
-  return out;
+  return out.length ? ` ${out.join(' ')}` : '';
 }

@@ -5,7 +5,9 @@
  */
 import { computeAccessibleName, getRole } from 'dom-accessibility-api';
 import { closedDetailsSummary, flatChildren } from './flat-tree';
+import { withLabelIndex } from './label-index';
 import { clip, neutraliseText } from './neutralise';
+import { styleSheetsCanAddText } from './pseudo-content';
 import type { RefRegistry } from './refs';
 import { CONTENT_NAMED_ROLES, FLATTENED_ROLES, INTERACTIVE_ROLES, LEAF_TAGS, SKIPPED_TAGS, statesOf } from './roles';
 
@@ -25,7 +27,10 @@ export interface WalkOptions {
   refs: RefRegistry;
   /** The document id announced from inside this frame element, if any. */
   frameDocument?(frame: Element): string | undefined;
-  /** CSS `content` of ::before/::after counts in names; jsdom cannot compute it. */
+  /**
+   * Whether CSS `content` of ::before/::after may count in names: found out from the style sheets
+   * when omitted (shadow trees always ask); jsdom cannot compute it at all.
+   */
   pseudoElements?: boolean;
 }
 
@@ -44,9 +49,13 @@ function textOfLine(line: string): string {
 }
 
 export function walkSnapshot(root: Element, options: WalkOptions): WalkResult {
-  const walker = new SnapshotWalker(root.ownerDocument.defaultView ?? window, options);
-  walker.visit(root, 0, true, false, false);
-  walker.flushText();
+  const view = root.ownerDocument.defaultView ?? window;
+  const pseudo = options.pseudoElements ?? styleSheetsCanAddText(root.ownerDocument);
+  const walker = new SnapshotWalker(view, options, pseudo);
+  withLabelIndex(view, () => {
+    walker.visit(root, 0, true, false, false);
+    walker.flushText();
+  });
   return { lines: walker.lines, frames: walker.frames };
 }
 
@@ -62,6 +71,7 @@ class SnapshotWalker {
   constructor(
     private readonly view: Window,
     private readonly options: WalkOptions,
+    private readonly pseudoInDocument: boolean,
   ) {}
 
   /** Shared with the name computation, so no element's style is read twice. */
@@ -78,7 +88,9 @@ class SnapshotWalker {
   #name(element: Element): string {
     const name = computeAccessibleName(element, {
       getComputedStyle: this.#styleOf as typeof window.getComputedStyle,
-      computedStyleSupportsPseudoElements: this.options.pseudoElements ?? true,
+      computedStyleSupportsPseudoElements:
+        this.pseudoInDocument ||
+        (this.options.pseudoElements !== false && element.getRootNode() !== element.ownerDocument),
     });
     return clip(neutraliseText(name), NAME_MAX);
   }
@@ -103,6 +115,12 @@ class SnapshotWalker {
       return;
     }
     const children = flatChildren(node);
+    if (children === node.childNodes) {
+      // Sibling links are cheaper to follow than a live NodeList is to index.
+      for (let child = node.firstChild; child; child = child.nextSibling)
+        this.visit(child, depth, shown, pointer, quiet);
+      return;
+    }
     for (let i = 0; i < children.length; i++) this.visit(children[i]!, depth, shown, pointer, quiet);
   }
 
@@ -216,9 +234,7 @@ class SnapshotWalker {
       const value = element.textContent ?? '';
       if (value.trim()) line += ` [value="${clip(neutraliseText(value), 200)}"]`;
     }
-    const states = statesOf(element, role);
-    if (states.length) line += ` ${states.join(' ')}`;
-    this.lines[index] = line;
+    this.lines[index] = line + statesOf(element, role);
   }
 
   #options(select: HTMLSelectElement, depth: number): void {
