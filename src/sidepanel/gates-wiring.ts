@@ -47,6 +47,8 @@ export interface SettingsHost {
   /** Re-creates the agent's connection with its current profile, so new declarations take effect. */
   reconnect(agentId: string): void;
   openAudit(): void;
+  /** A setting changed (e.g. act mode): the roster's badges follow it. */
+  changed?(): void;
 }
 
 /** The Web Locks API serialises audit writes across every panel of the extension. */
@@ -85,13 +87,18 @@ export async function wireGates(o: GatesWiringOptions) {
   const profileOf = (agentId: string) => o.settings().agents.find((agent) => agent.id === agentId);
   const candidates = (profile: AgentProfile) => o.candidates(profile);
 
+  let onSaved: (() => void) | undefined;
+  const save = async (next: Settings) => {
+    await o.saveSettings(next);
+    onSaved?.();
+  };
   const updateAgent = (agentId: string, change: (profile: AgentProfile) => AgentProfile) => {
     const settings = o.settings();
-    return o.saveSettings({ ...settings, agents: settings.agents.map((a) => (a.id === agentId ? change(a) : a)) });
+    return save({ ...settings, agents: settings.agents.map((a) => (a.id === agentId ? change(a) : a)) });
   };
   const updateBlocklist = (change: (list: Settings['blocklist']) => Settings['blocklist']) => {
     const settings = o.settings();
-    return o.saveSettings({ ...settings, blocklist: change(settings.blocklist) });
+    return save({ ...settings, blocklist: change(settings.blocklist) });
   };
 
   return {
@@ -144,30 +151,31 @@ export async function wireGates(o: GatesWiringOptions) {
     },
 
     settingsActions(host: SettingsHost): SettingsActions {
+      onSaved = host.changed;
       return {
         settings: o.settings,
-        setActMode: (on) => o.saveSettings({ ...o.settings(), actMode: on }),
+        setActMode: (on) => save({ ...o.settings(), actMode: on }),
         setScreenshots: async (on) => {
           if (on) {
             if (!(await requestAllUrls())) return 'Chrome did not grant access to capture pages; screenshots stay off.';
           } else {
             await releaseAllUrls();
           }
-          await o.saveSettings({ ...o.settings(), screenshots: on });
+          await save({ ...o.settings(), screenshots: on });
           return undefined;
         },
-        setConfirmationTimeout: (seconds) => o.saveSettings({ ...o.settings(), confirmationTimeoutSec: seconds }),
+        setConfirmationTimeout: (seconds) => save({ ...o.settings(), confirmationTimeoutSec: seconds }),
         allowSite: async (origin) => {
           if (!(await requestHostPermission(origin))) return `Chrome did not grant access to ${origin}.`;
           const settings = o.settings();
           if (!settings.allowedSites.includes(origin)) {
-            await o.saveSettings({ ...settings, allowedSites: [...settings.allowedSites, origin] });
+            await save({ ...settings, allowedSites: [...settings.allowedSites, origin] });
           }
           return undefined;
         },
         removeSite: async (origin) => {
           const settings = o.settings();
-          await o.saveSettings({ ...settings, allowedSites: settings.allowedSites.filter((s) => s !== origin) });
+          await save({ ...settings, allowedSites: settings.allowedSites.filter((s) => s !== origin) });
           await releaseHostPermission(origin);
         },
         siteGranted: chromeHasHostPermission,
