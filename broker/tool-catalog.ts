@@ -102,7 +102,8 @@ export class ToolCatalog {
   async call(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
     const session = this.#attached();
     if (!session) {
-      if (builtInTools(this.#browserName).some((tool) => tool.name === name)) return errorResult(NOT_CONNECTED);
+      // Namespaced names (browser tools under any server name, connector tools) all need the panel.
+      if (name.includes('.')) return errorResult(NOT_CONNECTED);
       return this.#unknown(name, builtInTools(this.#browserName));
     }
     if (session.servers.length === 0) return errorResult(NO_BROWSER_ACCESS);

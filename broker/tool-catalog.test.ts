@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { browserTools } from '../src/mcp-server/tools/index';
+import { TunnelError, type CallToolResult, type McpTool, type PanelServer } from './panel-tools';
+import type { BrokerSession } from './sessions';
+import { builtInTools, NO_BROWSER_ACCESS, NOT_CONNECTED, ToolCatalog } from './tool-catalog';
+
+function fakeServer(name: string, tools: string[], call: () => Promise<CallToolResult>): PanelServer {
+  const listing: McpTool[] = tools.map((tool) => ({ name: tool, inputSchema: { type: 'object' } }));
+  return { name, tools: async () => listing, call } as unknown as PanelServer;
+}
+
+function session(servers: PanelServer[], attached = true): BrokerSession {
+  return { client: attached ? {} : undefined, servers, browserName: undefined } as unknown as BrokerSession;
+}
+
+const ok = (text: string) => async (): Promise<CallToolResult> => ({ content: [{ type: 'text', text }] });
+const text = (result: CallToolResult) => result.content.map((block) => block.text).join('');
+
+describe('ToolCatalog', () => {
+  it('lists the shared registry’s browser tools while no panel is attached, and says why calls fail', async () => {
+    const catalog = new ToolCatalog(() => undefined);
+    const listed = await catalog.list();
+    expect(listed.map((tool) => tool.name)).toEqual(browserTools.map((tool) => `tabwright.${tool.name}`));
+    expect(listed).toBe(builtInTools('tabwright'));
+    expect(text(await catalog.call('tabwright.click', {}))).toBe(NOT_CONNECTED);
+    expect(text(await catalog.call('fossil.list_my_tickets', {}))).toBe(NOT_CONNECTED);
+    expect(text(await catalog.call('bogus', {}))).toMatch(/^Unknown tool bogus\. Available tools: tabwright\.snapshot/);
+  });
+
+  it('merges the attached panel’s servers and routes each call to the server that listed it', async () => {
+    const browser = fakeServer('browser', ['browser.snapshot', 'browser.click'], ok('clicked'));
+    const fossil = fakeServer('fossil', ['fossil.list_my_tickets'], ok('tickets'));
+    const current = session([browser, fossil]);
+    const catalog = new ToolCatalog(() => current);
+    expect((await catalog.list()).map((tool) => tool.name)).toEqual([
+      'browser.snapshot',
+      'browser.click',
+      'fossil.list_my_tickets',
+    ]);
+    expect(text(await catalog.call('fossil.list_my_tickets', {}))).toBe('tickets');
+    expect(text(await catalog.call('browser.click', {}))).toBe('clicked');
+    // Detached again, the built-ins keep the browser server's last name.
+    current.client = undefined;
+    expect((await catalog.list())[0]!.name).toBe('browser.snapshot');
+  });
+
+  it('lists nothing when the panel gives the agent no tools', async () => {
+    const catalog = new ToolCatalog(() => session([]));
+    expect(await catalog.list()).toEqual([]);
+    expect(text(await catalog.call('tabwright.snapshot', {}))).toBe(NO_BROWSER_ACCESS);
+  });
+
+  it('turns tunnel failures into results that say what to do next', async () => {
+    const failing = (failure: TunnelError['failure']) =>
+      new ToolCatalog(() =>
+        session([
+          fakeServer('tabwright', ['tabwright.click'], async () => {
+            throw new TunnelError('boom', failure);
+          }),
+        ]),
+      );
+    const disconnected = await failing('disconnected').call('tabwright.click', {});
+    expect(disconnected.isError).toBe(true);
+    expect(text(disconnected)).toMatch(/disconnected before the call finished.*take a snapshot/);
+    expect(text(await failing('refused').call('tabwright.click', {}))).toBe('The browser refused the call: boom');
+    expect(text(await failing('timeout').call('tabwright.click', {}))).toMatch(/^boom Check the page/);
+  });
+});
