@@ -193,6 +193,29 @@ describe('runGated', () => {
     expect(ran).toEqual([]);
   });
 
+  it('refuses after a yes when the tab named by id went to another site meanwhile', async () => {
+    let named = `${SITE}/other-tab`;
+    const switchTool: GatedTool = {
+      name: 'switch_tab',
+      input: z.object({ tabId: z.number() }),
+      write: true,
+      needsPage: false,
+    };
+    const { env, asked, audit, grants } = setup({
+      allowedSites: () => [SITE, 'https://b.example'],
+      confirm: async (request) => {
+        asked.push(request);
+        named = 'https://b.example/';
+        return 'once';
+      },
+    });
+    const { gated, ran } = call(switchTool, { tabId: 7 }, { destination: async () => named });
+    expect(text(await runGated(gated, env, grants))).toMatch(/moved to/);
+    expect(asked[0]).toMatchObject({ origin: SITE });
+    expect(audit[0]?.outcome).toBe('refused:confirmation');
+    expect(ran).toEqual([]);
+  });
+
   it('refuses after a yes when act mode went off or the switch was pulled meanwhile', async () => {
     for (const change of ['act', 'killed'] as const) {
       const { env, audit, state, grants } = setup({

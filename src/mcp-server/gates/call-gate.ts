@@ -180,7 +180,7 @@ export async function runGated(call: GatedCall, env: GateEnvironment, grants: Se
   const args = parsed.data as Record<string, unknown>;
   if (call.signal.aborted) return cancelled();
 
-  // The destination is worked out once: what the user is asked about is what the gates check.
+  // What the user is asked about is what the gates checked.
   const destinationUrl = env.killed() ? undefined : await call.destination?.(args);
   const before = await checkGates(call, env, destinationUrl);
   place.origin = before.checked.origin;
@@ -210,13 +210,15 @@ export async function runGated(call: GatedCall, env: GateEnvironment, grants: Se
     if (answer === 'deny') return refuse('confirmation', REFUSALS.denied);
     if (answer === 'timeout') return refuse('confirmation', REFUSALS.timeout);
 
-    const after = await checkGates(call, env, destinationUrl);
+    // A tab named by id may have navigated meanwhile, so where the call leads is looked up again.
+    const after = await checkGates(call, env, await call.destination?.(args));
     if (after.refused?.gate === 'target') {
       return refuse('confirmation', REFUSALS.pageMoved('a page Tabwright cannot work on'));
     }
     if (after.refused) return refuse(after.refused.gate, after.refused.text);
     // Refs die with their document, so the same tab on the same origin is what the user approved.
-    const moved = after.checked.tab?.id !== tab?.id || after.checked.origin !== origin;
+    const moved =
+      after.checked.tab?.id !== tab?.id || after.checked.origin !== origin || after.checked.destination !== destination;
     if (moved) return refuse('confirmation', REFUSALS.pageMoved(after.checked.origin || 'another page'));
     tab = after.checked.tab;
     if (answer === 'site') grants.add(call.agentName, call.server, call.tool.name, origin, destination);
