@@ -104,7 +104,7 @@ export class McpHttpEndpoint {
   }
 
   async #open(catalogKey: string, catalog: ToolCatalog): Promise<ClientSession> {
-    await this.#makeRoom();
+    await this.#makeRoom(catalogKey);
     const server = new Server(
       { name: 'tabwright-broker', title: 'Tabwright (local broker)', version: this.options.version },
       {
@@ -135,13 +135,17 @@ export class McpHttpEndpoint {
     return session;
   }
 
-  /** Clients that never say goodbye would pile up: past the cap, the least recently used one goes. */
-  async #makeRoom(): Promise<void> {
+  /**
+   * Clients that never say goodbye would pile up: past the cap, the least recently used session of
+   * the same endpoint goes, so clients of `/mcp` can never push out an agent's `/mcp/<session>`.
+   */
+  async #makeRoom(catalogKey: string): Promise<void> {
     const max = this.options.maxSessions ?? MAX_MCP_HTTP_SESSIONS;
-    while (this.#sessions.size >= max) {
-      const [oldest] = [...this.#sessions].sort(([, a], [, b]) => a.lastUsed - b.lastUsed);
-      if (!oldest) return;
-      await this.#drop(oldest[0]);
+    for (;;) {
+      const same = [...this.#sessions].filter(([, session]) => session.catalogKey === catalogKey);
+      if (same.length < max) return;
+      const [oldest] = same.sort(([, a], [, b]) => a.lastUsed - b.lastUsed);
+      await this.#drop(oldest![0]);
     }
   }
 

@@ -40,6 +40,8 @@ export interface BrokerOptions {
   tunnelTimeoutMs?: number;
   /** How long an agent process waits for its panel to come back before it is stopped. */
   detachedAgentTtlMs?: number;
+  /** Open MCP client sessions kept per endpoint (see limits.ts). */
+  mcpSessionLimit?: number;
 }
 
 export interface RunningBroker {
@@ -92,7 +94,12 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     if (!catalog) perSession.set(key, (catalog = new ToolCatalog(() => sessions.get(key), log)));
     return catalog;
   };
-  const mcp = new McpHttpEndpoint({ version, catalogFor, log });
+  const mcp = new McpHttpEndpoint({
+    version,
+    catalogFor,
+    log,
+    ...(options.mcpSessionLimit ? { maxSessions: options.mcpSessionLimit } : {}),
+  });
   sessions.onChange((session) => {
     mcp.toolsChanged(session.id);
     mcp.toolsChanged('');

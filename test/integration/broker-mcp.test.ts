@@ -154,6 +154,23 @@ describe('the broker serves the panel’s tools at /mcp', () => {
   });
 });
 
+describe('MCP client sessions', () => {
+  it('closes the least recently used past the cap, never another endpoint’s', async () => {
+    broker = await startBroker({ token: TOKEN, mcpSessionLimit: 2 });
+    const panel = attach(broker.url);
+    await until(() => panel.connection.status === 'connected');
+    const pinned = await mcpClient(broker.mcpUrlFor(panel.connection.sessionId!));
+    const first = await mcpClient(broker.mcpUrl);
+    const second = await mcpClient(broker.mcpUrl);
+    await second.listTools();
+    const third = await mcpClient(broker.mcpUrl);
+    await expect(first.listTools()).rejects.toThrow(/404|Session not found/);
+    expect((await second.listTools()).tools.length).toBeGreaterThan(0);
+    expect((await third.listTools()).tools.length).toBeGreaterThan(0);
+    expect((await pinned.listTools()).tools.length).toBeGreaterThan(0);
+  });
+});
+
 describe('who may reach /mcp', () => {
   const initialize = {
     jsonrpc: '2.0',
