@@ -11,11 +11,13 @@ export type InPageResult<T> = { ok: true; value: T } | { ok: false; error: strin
 export function extractInPage(request: ExtractRequest): InPageResult<ExtractedRecord[]> {
   const readable = (element: Element): string => {
     const html = element as HTMLElement;
-    const raw =
-      typeof html.innerText === 'string' && html.innerText.trim() !== '' ? html.innerText : (element.textContent ?? '');
-    const lines = raw.replace(/\u00a0/g, ' ').split(/\r?\n/);
+    // innerText follows the rendered layout (line breaks where the page shows them); without
+    // layout, source whitespace means nothing, as in HTML itself.
+    if (typeof html.innerText !== 'string' || html.innerText.trim() === '') {
+      return (element.textContent ?? '').replace(/[\s\u00a0]+/g, ' ').trim();
+    }
     const out: string[] = [];
-    for (const line of lines) {
+    for (const line of html.innerText.replace(/\u00a0/g, ' ').split(/\r?\n/)) {
       const tidy = line.replace(/[ \t\f\v]+/g, ' ').trim();
       if (tidy === '' && (out.length === 0 || out[out.length - 1] === '')) continue;
       out.push(tidy);

@@ -1,0 +1,124 @@
+// @vitest-environment jsdom
+import { beforeEach, describe, expect, it } from 'vitest';
+import { normaliseFieldMap, type FieldMap } from './fields';
+import { extractInPage, pageStateInPage, waitInPage } from './in-page';
+
+const rows = (rowSelector: string | undefined, fields: FieldMap, extra: { limit?: number; within?: string } = {}) =>
+  extractInPage({ ...(rowSelector ? { rows: rowSelector } : {}), fields: normaliseFieldMap(fields), ...extra });
+
+beforeEach(() => {
+  document.body.innerHTML = `
+    <table class="report">
+      <tbody>
+        <tr><td class="id"><a href="/tktview/abc123">abc123</a></td><td class="title">  Login
+          rejects   long passwords </td><td class="n">1,234 hits</td></tr>
+        <tr><td class="id"><a href="/tktview/def456">def456</a></td><td class="title">Timeline&nbsp;hides merges</td><td class="n">none</td></tr>
+      </tbody>
+    </table>
+    <table class="kv">
+      <tr><td class="label">Status:</td><td>Open</td><td class="label">Type:</td><td>Code_Defect</td></tr>
+      <tr><td class="label">Assigned&nbsp;To:</td><td>alice</td></tr>
+    </table>
+    <ul id="tags"><li data-tag="a">one</li><li data-tag="b">two</li></ul>
+    <input id="q" value="typed">
+    <p id="multi">first line<br>second</p>`;
+});
+
+describe('extractInPage', () => {
+  it('reads each row: text tidied, links absolute, numbers parsed', () => {
+    const result = rows('table.report tbody tr', {
+      id: 'td.id',
+      title: 'td.title',
+      url: { selector: 'td.id', pick: 'href' },
+      hits: { selector: 'td.n', pick: 'number' },
+    });
+    expect(result).toEqual({
+      ok: true,
+      value: [
+        {
+          id: 'abc123',
+          title: 'Login rejects long passwords',
+          url: 'http://localhost:3000/tktview/abc123',
+          hits: 1234,
+        },
+        { id: 'def456', title: 'Timeline hides merges', url: 'http://localhost:3000/tktview/def456', hits: null },
+      ],
+    });
+  });
+
+  it('limits rows, and reads nothing outside `within`', () => {
+    expect(rows('tr', { id: 'td.id' }, { limit: 1 })).toEqual({ ok: true, value: [{ id: 'abc123' }] });
+    const inside = rows('tr', { first: 'td' }, { within: 'table.kv' });
+    expect(inside.ok && inside.value.map((r) => r.first)).toEqual(['Status:', 'Assigned To:']);
+  });
+
+  it('reads the value beside a label, ignoring case, colons and non-breaking spaces', () => {
+    expect(
+      rows(undefined, {
+        status: { selector: 'td.label', label: 'status' },
+        type: { selector: 'td.label', label: 'Type' },
+        assignee: { selector: 'td.label', label: 'Assigned To' },
+        missing: { selector: 'td.label', label: 'Priority' },
+      }),
+    ).toEqual({ ok: true, value: [{ status: 'Open', type: 'Code_Defect', assignee: 'alice', missing: null }] });
+  });
+
+  it('reads attributes, form values, every match, and whether anything matched', () => {
+    expect(
+      rows(undefined, {
+        tags: { selector: '#tags li', attribute: 'data-tag', all: true },
+        words: { selector: '#tags li', all: true },
+        query: { selector: '#q', pick: 'value' },
+        hasTags: { selector: '#tags', pick: 'exists' },
+        hasNothing: { selector: '.nothing', pick: 'exists' },
+        none: { selector: '.nothing', all: true },
+      }),
+    ).toEqual({
+      ok: true,
+      value: [{ tags: ['a', 'b'], words: ['one', 'two'], query: 'typed', hasTags: true, hasNothing: false, none: [] }],
+    });
+  });
+
+  it('reads the row element itself when a field has no selector', () => {
+    const result = rows('#tags li', { text: {}, tag: { attribute: 'data-tag' } });
+    expect(result).toEqual({
+      ok: true,
+      value: [
+        { text: 'one', tag: 'a' },
+        { text: 'two', tag: 'b' },
+      ],
+    });
+  });
+
+  it('answers bad CSS with an error the model can read', () => {
+    expect(rows('tr[', { id: 'td' })).toEqual({
+      ok: false,
+      error: 'The selector tr[ is not valid CSS.',
+      code: 'bad-selector',
+    });
+    expect(rows('tr', { id: 'td[' })).toMatchObject({ ok: false, code: 'bad-selector' });
+  });
+});
+
+describe('waitInPage', () => {
+  it('resolves as soon as the selector appears', async () => {
+    setTimeout(() => document.body.append(Object.assign(document.createElement('div'), { className: 'late' })), 20);
+    expect(await waitInPage('.late', 2_000, false)).toEqual({ ok: true, value: true });
+  });
+  it('waits for something to go away', async () => {
+    setTimeout(() => document.getElementById('q')?.remove(), 20);
+    expect(await waitInPage('#q', 2_000, true)).toEqual({ ok: true, value: true });
+  });
+  it('says false after the timeout, and refuses bad CSS', async () => {
+    expect(await waitInPage('.never', 50, false)).toEqual({ ok: true, value: false });
+    expect(await waitInPage('[', 50, false)).toMatchObject({ ok: false, code: 'bad-selector' });
+  });
+});
+
+describe('pageStateInPage', () => {
+  it('tells whether the sign-in form is showing', () => {
+    expect(pageStateInPage('#q').signedOut).toBe(true);
+    expect(pageStateInPage('#login').signedOut).toBe(false);
+    expect(pageStateInPage(null).signedOut).toBe(false);
+  });
+});
