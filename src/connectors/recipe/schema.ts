@@ -1,7 +1,7 @@
 /**
  * The recipe format: a connector written as data. Tools are lists of navigate / wait /
  * extract-rows / extract-fields steps, run by a fixed interpreter — nothing in a recipe is code.
- * `schemas/recipe.schema.json` is generated from this file (`npm run schema:recipe`) and a test
+ * `schemas/recipe.schema.json` is generated from this file (`npx tsx scripts/recipe-schema.ts`) and a test
  * keeps the two equal.
  */
 import { z } from 'zod';

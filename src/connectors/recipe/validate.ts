@@ -17,13 +17,22 @@ function where(path: readonly PropertyKey[]): string {
   );
 }
 
+const KINDS: Record<string, string> = {
+  step: 'use navigate, wait, extract-rows or extract-fields',
+  type: 'use string, integer or boolean',
+};
+
 function describeIssue(issue: z.core.$ZodIssue): string {
-  const at = where(issue.path);
-  if (issue.code === 'unrecognized_keys') return `${at || '(top level)'}: unknown key(s) ${issue.keys.join(', ')}`;
-  if (issue.code === 'invalid_union' && 'note' in issue && issue.note === 'No matching discriminator') {
-    return `${at}: unknown kind; expected one of the documented kinds`;
+  const at = where(issue.path) || '(top level)';
+  if (issue.code === 'unrecognized_keys') return `${at}: unknown key(s) ${issue.keys.join(', ')}`;
+  if (issue.code === 'invalid_key') return `${at}: not a valid name (${issue.issues[0]?.message ?? 'invalid'})`;
+  const union = issue as { note?: string; discriminator?: string };
+  if (issue.code === 'invalid_union' && union.note === 'No matching discriminator') {
+    const key = union.discriminator ?? String(issue.path.at(-1) ?? '');
+    return `${at}: unknown kind; ${KINDS[key] ?? 'see docs/connectors.md'}`;
   }
-  return `${at || '(top level)'}: ${issue.message}`;
+  if (issue.code === 'invalid_type' && issue.message.endsWith('received undefined')) return `${at}: required`;
+  return `${at}: ${issue.message}`;
 }
 
 const PLACEHOLDER = /\{(\w+)\}/g;

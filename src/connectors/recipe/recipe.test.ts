@@ -1,0 +1,190 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FakeTabPort } from '../fake-tab-port';
+import { createConnectorContext } from '../context';
+import { fillPath, recipeToConnector, runRecipeTool } from './interpreter';
+import { recipeJsonSchema } from './json-schema';
+import { parseRecipeText } from './validate';
+
+const ROOT = join(import.meta.dirname, '../../..');
+
+const base = {
+  format: 'tabwright-recipe/1',
+  id: 'tickets',
+  name: 'Tickets',
+  version: '1.0.0',
+  matches: ['http://app.test/*'],
+  tools: {
+    list: {
+      description: 'List tickets',
+      input: {
+        state: { type: 'string', enum: ['open', 'closed'], default: 'open', description: 'Which tickets' },
+        limit: { type: 'integer', minimum: 1, maximum: 10, default: 2, description: 'At most this many' },
+      },
+      steps: [
+        { step: 'navigate', path: 'list?state={state}', waitFor: 'ul' },
+        { step: 'wait', selector: 'li' },
+        {
+          step: 'extract-rows',
+          rows: 'li',
+          limit: '{limit}',
+          into: 'tickets',
+          fields: { title: 'span', url: { selector: 'a', pick: 'href' } },
+        },
+        { step: 'extract-fields', into: 'page', fields: { heading: 'h1' } },
+      ],
+    },
+  },
+};
+const text = (value: unknown) => JSON.stringify(value);
+
+describe('recipe validation', () => {
+  it('accepts a well-formed recipe', () => {
+    expect(parseRecipeText(text(base))).toMatchObject({ ok: true, recipe: { id: 'tickets', tested: false } });
+  });
+
+  it('says where each problem is', () => {
+    const broken = {
+      ...base,
+      id: 'Bad Id',
+      version: 'one',
+      extra: true,
+      matches: ['nope'],
+      tools: {
+        'Bad-Name': base.tools.list,
+        list: { ...base.tools.list, steps: [{ step: 'click', selector: 'a' }, { step: 'navigate' }] },
+      },
+    };
+    const check = parseRecipeText(text(broken));
+    expect(check.ok).toBe(false);
+    const errors = check.ok ? [] : check.errors;
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        '(top level): unknown key(s) extra',
+        'id: an id of 2–32 lowercase letters, digits, _ or -',
+        'version: a version like 1.0.0',
+        'matches[0]: a URL match pattern like https://*.example.com/*',
+        'tools.Bad-Name: not a valid name (a snake_case tool name)',
+        'tools.list.steps[0].step: unknown kind; use navigate, wait, extract-rows or extract-fields',
+        'tools.list.steps[1].path: required',
+      ]),
+    );
+  });
+
+  it('checks what the schema cannot: declared placeholders, integer limits, unique keys, regexes', () => {
+    const tool = base.tools.list;
+    const check = parseRecipeText(
+      text({
+        ...base,
+        tools: {
+          list: {
+            ...tool,
+            input: { ...tool.input, q: { type: 'string', pattern: '(', description: 'Query' } },
+            steps: [
+              { step: 'navigate', path: 'x/{missing}' },
+              { step: 'extract-rows', rows: 'li', limit: '{state}', into: 'a', fields: { t: 'b' } },
+              { step: 'extract-fields', into: 'a', fields: { t: 'b' } },
+            ],
+          },
+        },
+      }),
+    );
+    expect(check).toEqual({
+      ok: false,
+      errors: [
+        'tools.list.steps[0].path: {missing} is not an input of list',
+        'tools.list.steps[1].limit: {state} must name an integer input of list',
+        'tools.list.steps[2].into: "a" is used by an earlier step',
+        'tools.list.input.q.pattern: not a valid regular expression',
+      ],
+    });
+  });
+
+  it('refuses what is not JSON, or too large', () => {
+    expect(parseRecipeText('{ "format": ')).toMatchObject({
+      ok: false,
+      errors: [expect.stringMatching(/^Not valid JSON/)],
+    });
+    expect(parseRecipeText(' '.repeat(300_000))).toMatchObject({
+      ok: false,
+      errors: [expect.stringContaining('larger than')],
+    });
+  });
+});
+
+describe('the recipe interpreter', () => {
+  const pages = {
+    '/': '<p>home</p>',
+    '/list?state=closed':
+      '<h1>Closed</h1><ul><li><span>A</span><a href="/t/1">1</a></li><li><span>B</span></li><li><span>C</span></li></ul>',
+  };
+
+  it('builds tool inputs from the declared parameters, with defaults and limits', () => {
+    const check = parseRecipeText(text(base));
+    if (!check.ok) throw new Error(check.errors.join());
+    const connector = recipeToConnector(check.recipe);
+    expect(connector.kind).toBe('recipe');
+    const input = connector.tools.list!.input;
+    expect(input.parse({})).toEqual({ state: 'open', limit: 2 });
+    expect(input.safeParse({ state: 'nope' }).success).toBe(false);
+    expect(input.safeParse({ limit: 11 }).success).toBe(false);
+    expect(connector.tools.list!.description).toContain('not tested against a live site');
+  });
+
+  it('runs the steps in order through ctx and gathers each extract under its key', async () => {
+    const check = parseRecipeText(text(base));
+    if (!check.ok) throw new Error(check.errors.join());
+    const port = new FakeTabPort({ pages });
+    const ctx = createConnectorContext({
+      connectorId: 'tickets',
+      connectorName: 'Tickets',
+      site: 'http://app.test/',
+      auth: undefined,
+      port,
+      signal: new AbortController().signal,
+      log: () => undefined,
+      timeoutMs: 200,
+    });
+    const result = await runRecipeTool(check.recipe.tools.list!, { state: 'closed', limit: 2 }, ctx);
+    expect(result.data).toEqual({
+      tickets: [
+        { title: 'A', url: 'http://app.test/t/1' },
+        { title: 'B', url: null },
+      ],
+      page: { heading: 'Closed' },
+    });
+    expect(port.visited.at(-1)).toBe('http://app.test/list?state=closed');
+  });
+
+  it('fills paths with URL-encoded arguments only', () => {
+    expect(fillPath('search?q={q}&n={n}', { q: 'a b&c=/d', n: 3 })).toBe('search?q=a%20b%26c%3D%2Fd&n=3');
+    expect(fillPath('x/{gone}', {})).toBe('x/');
+  });
+});
+
+describe('published recipes and schema', () => {
+  it('schemas/recipe.schema.json is the schema derived from the zod definition', () => {
+    const published = JSON.parse(readFileSync(join(ROOT, 'schemas/recipe.schema.json'), 'utf8')) as unknown;
+    expect(published, 'run `npx tsx scripts/recipe-schema.ts` after changing the recipe format').toEqual(
+      recipeJsonSchema(),
+    );
+  });
+
+  const shipped = [
+    ...readdirSync(join(ROOT, 'src/connectors/recipes')).map((f) => join('src/connectors/recipes', f)),
+    ...readdirSync(join(ROOT, 'test/fixtures/connectors')).map((f) => join('test/fixtures/connectors', f)),
+  ].filter((f) => f.endsWith('.recipe.json'));
+
+  it.each(shipped)('%s is a valid recipe', (file) => {
+    const check = parseRecipeText(readFileSync(join(ROOT, file), 'utf8'));
+    expect(check.ok ? [] : check.errors).toEqual([]);
+  });
+
+  it('example recipes that never met a live site say so', () => {
+    for (const file of shipped.filter((f) => f.startsWith('src/'))) {
+      const check = parseRecipeText(readFileSync(join(ROOT, file), 'utf8'));
+      expect(check.ok && check.recipe.tested, file).toBe(false);
+    }
+  });
+});
