@@ -9,18 +9,17 @@ import { BrowserToolServer } from '../mcp-server/browser-server';
 import { SnapshotService } from '../mcp-server/snapshot-service';
 import type { ToolServer } from '../mcp-server/mcp-core';
 import { ChromeBrowser } from '../platform/chrome-browser';
-import { AgentProfile, type Settings } from '../shared/settings';
+import type { AgentProfile, Settings } from '../shared/settings';
 import { PermissionChoices, SessionIdStore, SettingsStore, StoredRefCounters, TokenStore } from '../shared/stores';
 import { AgentHub } from './agent-hub';
 import { ChatModel } from './chat-model';
 import { chromeArea } from './chrome-area';
 import { h } from './dom';
 import { localise, t } from './i18n';
+import { mountChat, restoreChat } from './panel-chat';
 import { startConnectors } from './panel-connectors';
 import { wireGates } from './gates-wiring';
 import { agentForm, type NewAgent } from './views/agent-form';
-import { ChatView, composer } from './views/chat';
-import { renderRoster } from './views/roster';
 import { settingsView } from './views/settings';
 
 export const DEFAULT_BROKER_URL = 'ws://127.0.0.1:8765/acp';
@@ -52,6 +51,7 @@ export async function startPanel(): Promise<void> {
   };
 
   const chat = new ChatModel();
+  const restored = await restoreChat(chat, local, windowId);
   if (loaded.problem) chat.notice(loaded.problem);
   const tokens = new TokenStore(local);
   const browser = new ChromeBrowser();
@@ -64,7 +64,7 @@ export async function startPanel(): Promise<void> {
     promptsRoot,
     candidates: (profile) => [profile.serverName, ...connectors.hub.enabled().map((connector) => connector.id)],
   });
-  const { tray, killSwitch, gates, grants } = gatesWiring;
+  const { killSwitch, gates, grants } = gatesWiring;
   const version = chrome.runtime.getManifest().version;
   const browserServers = new Map<string, ToolServer>();
   const connectors = await startConnectors({
@@ -103,13 +103,14 @@ export async function startPanel(): Promise<void> {
     return [{ key: 'browser', server }, ...connectors.serversFor(profile)];
   };
 
+  const sessionIds = new SessionIdStore(local);
   const hub = new AgentHub({
     windowId,
     killSwitch,
     version,
     chat,
     tokens,
-    sessionIds: new SessionIdStore(local),
+    sessionIds,
     permissions: new PermissionChoices(local),
     WebSocket,
     probe: fetchProbe,
@@ -122,48 +123,37 @@ export async function startPanel(): Promise<void> {
       );
       void saveSettings({ ...settings, agents });
     },
-    onPermission: (agent, prompt) => tray.permission(agent.name, prompt),
+    onPermission: (agent, prompt) => chat.permission(agent.id, agent.name, prompt),
   });
   connectors.onServersChange((change) => {
     if (change.kind === 'tools') hub.announceListChanged(`connector:${change.connectorId}`);
   });
 
+  const main = document.getElementById('main')!;
+  const defaultUrl = await suggestedBrokerUrl();
+  let showingSettings = false;
+  const chatUi = mountChat({
+    windowId,
+    chat,
+    hub,
+    restored,
+    tokens,
+    sessionIds,
+    local,
+    rosterRoot: document.getElementById('roster')!,
+    defaultUrl,
+    settings: () => settings,
+    saveSettings,
+    showSettings: () => {
+      showingSettings = true;
+      render();
+    },
+  });
   const addAgent = async (input: NewAgent) => {
-    const profile = AgentProfile.parse({
-      id: crypto.randomUUID(),
-      name: input.name,
-      url: input.url,
-      acceptInsecureToken: input.acceptInsecureToken,
-    });
-    await tokens.set(profile.id, input.token);
-    await saveSettings({ ...settings, agents: [...settings.agents, profile] });
-    await hub.add(profile);
+    await chatUi.addAgent(input);
     render();
   };
-
-  const roster = document.getElementById('roster')!;
-  const main = document.getElementById('main')!;
-  const transcript = h('div', { className: 'transcript', id: 'transcript' });
-  new ChatView(transcript, chat);
-  const chatSection = h(
-    'section',
-    { className: 'chat' },
-    transcript,
-    composer({
-      onSend: (text) => hub.send(text, []),
-      onStop: () => void hub.stopAll(),
-    }),
-  );
-  const defaultUrl = await suggestedBrokerUrl();
-  const agentsSection = () =>
-    h(
-      'section',
-      { className: 'agents' },
-      h('h3', {}, t('agentsHeading')),
-      h('ul', {}, ...settings.agents.map((a) => h('li', {}, `${a.name} — ${a.url}`))),
-      agentForm({ defaultUrl, takenNames: () => settings.agents.map((a) => a.name), onSubmit: addAgent }),
-    );
-  let showingSettings = false;
+  const agentsSection = chatUi.agentsSection;
   const settingsPanel = () =>
     settingsView(
       gatesWiring.settingsActions({
@@ -173,11 +163,13 @@ export async function startPanel(): Promise<void> {
           if (profile) void hub.add(profile).then(render);
         },
         openAudit: () => main.replaceChildren(gatesWiring.auditView(render)),
+        changed: () => chatUi.refresh(),
       }),
     );
 
   const render = () => {
-    renderRoster(roster, hub.views(), settings.actMode, (id) => hub.reconnect(id));
+    chatUi.refresh();
+    document.getElementById('open-settings')!.setAttribute('aria-pressed', String(showingSettings));
     if (settings.agents.length === 0) {
       main.replaceChildren(
         h(
@@ -190,7 +182,7 @@ export async function startPanel(): Promise<void> {
       );
       return;
     }
-    main.replaceChildren(...(showingSettings ? [settingsPanel(), connectors.section()] : [chatSection]));
+    main.replaceChildren(...(showingSettings ? [settingsPanel(), connectors.section()] : [chatUi.section]));
   };
 
   document.getElementById('open-settings')!.addEventListener('click', () => {
@@ -211,7 +203,7 @@ export async function startPanel(): Promise<void> {
     ),
   );
   document.getElementById('version')!.textContent = `v${version}`;
-  hub.onChange(() => renderRoster(roster, hub.views(), settings.actMode, (id) => hub.reconnect(id)));
   for (const profile of settings.agents) await hub.add(profile);
+  chatUi.resendQueued();
   render();
 }

@@ -1,5 +1,10 @@
-/** The "add an agent" form: name, broker URL and token, checked before anything is saved. */
-import { checkBrokerUrl, checkToken } from '../../acp/broker-url';
+/**
+ * The agent form, for adding an agent and for editing one: name, broker URL, token (masked, never
+ * shown back), declared server name, tunnel dialect, browser access and whether it connects.
+ * Everything is checked before anything is saved; a refusal names the field and what would work.
+ */
+import type { AgentProfile, Dialect } from '../../shared/settings';
+import { checkAgentInput, type AgentField, type CheckedAgent } from '../agent-input';
 import { h } from '../dom';
 import { t } from '../i18n';
 
@@ -8,96 +13,192 @@ export interface NewAgent {
   url: string;
   token: string;
   acceptInsecureToken: boolean;
-}
-
-export function checkNewAgent(
-  input: NewAgent,
-  takenNames: readonly string[],
-): { ok: true; value: NewAgent } | { ok: false; field: 'name' | 'url' | 'token'; error: string } {
-  const name = input.name.trim();
-  if (!name) return { ok: false, field: 'name', error: t('nameRequired') };
-  if (takenNames.some((taken) => taken.toLowerCase() === name.toLowerCase()))
-    return { ok: false, field: 'name', error: t('nameTaken') };
-  const url = checkBrokerUrl(input.url);
-  if (!url.ok) return { ok: false, field: 'url', error: url.error };
-  const token = checkToken(input.token);
-  if (!token.ok) return { ok: false, field: 'token', error: token.error };
-  if (token.value && url.value.insecureForToken && !input.acceptInsecureToken) {
-    return { ok: false, field: 'url', error: t('insecureTokenRefused') };
-  }
-  return {
-    ok: true,
-    value: { name, url: url.value.url, token: token.value, acceptInsecureToken: input.acceptInsecureToken },
-  };
+  serverName: string;
+  dialect: Dialect;
+  browserAccess: boolean;
+  enabled: boolean;
 }
 
 let formSeq = 0;
 
+interface FormParts {
+  form: HTMLFormElement;
+  read(): Parameters<typeof checkAgentInput>[0];
+  showError(field: AgentField, error: string): void;
+  clearErrors(): void;
+  reset(): void;
+  submit: HTMLButtonElement;
+}
+
+function buildForm(options: {
+  profile?: AgentProfile;
+  hasToken?: boolean;
+  defaultUrl?: string;
+  label: string;
+}): FormParts {
+  const id = `agent-form-${++formSeq}`;
+  const editing = options.profile !== undefined;
+  const profile = options.profile;
+  const errors = new Map<AgentField, HTMLElement>();
+  const field = (
+    key: AgentField | 'dialect',
+    label: string,
+    input: HTMLInputElement | HTMLSelectElement,
+    hint?: string,
+  ) => {
+    input.id = `${id}-${key}`;
+    const hintElement = hint ? h('p', { className: 'hint', id: `${id}-${key}-hint` }, hint) : null;
+    const error = h('p', { className: 'field-error', id: `${id}-${key}-error`, role: 'alert' });
+    if (key !== 'dialect') errors.set(key, error);
+    input.setAttribute('aria-describedby', [hintElement?.id, error.id].filter(Boolean).join(' '));
+    return h('div', { className: 'field' }, h('label', { for: input.id }, label), input, hintElement, error);
+  };
+  const check = (key: string, label: string, checked: boolean, hint?: string) => {
+    const box = h('input', { type: 'checkbox', id: `${id}-${key}`, checked });
+    const hintElement = hint ? h('p', { className: 'hint', id: `${id}-${key}-hint` }, hint) : null;
+    if (hintElement) box.setAttribute('aria-describedby', hintElement.id);
+    return {
+      box,
+      element: h('div', { className: 'field checkbox' }, box, h('label', { for: box.id }, label), hintElement),
+    };
+  };
+
+  const name = h('input', {
+    type: 'text',
+    autocomplete: 'off',
+    required: true,
+    maxlength: 64,
+    value: profile?.name ?? '',
+  });
+  const url = h('input', {
+    type: 'url',
+    autocomplete: 'off',
+    required: true,
+    value: profile?.url ?? options.defaultUrl ?? '',
+    placeholder: 'ws://127.0.0.1:8765/acp',
+  });
+  const token = h('input', {
+    type: 'password',
+    autocomplete: 'off',
+    placeholder: editing && options.hasToken ? t('tokenStoredPlaceholder') : '',
+  });
+  const forget = check('forget-token', t('forgetToken'), false);
+  const insecure = check('insecure', t('acceptInsecure'), profile?.acceptInsecureToken ?? false);
+  const serverName = h('input', {
+    type: 'text',
+    autocomplete: 'off',
+    spellcheck: false,
+    maxlength: 32,
+    value: profile?.serverName ?? 'tabwright',
+  });
+  const dialect = h(
+    'select',
+    {},
+    h('option', { value: 'both' }, t('dialectBoth')),
+    h('option', { value: 'a' }, t('dialectA')),
+    h('option', { value: 'b' }, t('dialectB')),
+  );
+  dialect.value = profile?.dialect ?? 'both';
+  const browserAccess = check('browser', t('browserAccess'), profile?.browserAccess ?? true, t('browserAccessHint'));
+  const enabled = check('enabled', t('agentEnabled'), profile?.enabled ?? true, t('agentEnabledHint'));
+
+  const more = h(
+    'details',
+    { className: 'more-options', open: editing },
+    h('summary', {}, t('moreOptions')),
+    field('serverName', t('serverName'), serverName, t('serverNameHint')),
+    field('dialect', t('dialect'), dialect, t('dialectHint')),
+    browserAccess.element,
+    enabled.element,
+  );
+  const submit = h('button', { type: 'submit', className: 'primary' }, options.label);
+  const form = h(
+    'form',
+    { className: 'agent-form', novalidate: true },
+    field('name', t('agentName'), name),
+    field('url', t('brokerUrl'), url),
+    field('token', t('token'), token, editing && options.hasToken ? t('tokenKeepHint') : t('tokenHint')),
+    editing && options.hasToken ? forget.element : null,
+    insecure.element,
+    more,
+    h('div', { className: 'form-actions' }, submit),
+  );
+  const inputs: Record<AgentField, HTMLInputElement> = { name, url, token, serverName };
+  return {
+    form,
+    submit,
+    read: () => ({
+      name: name.value,
+      url: url.value,
+      token: token.value,
+      forgetToken: forget.box.checked,
+      acceptInsecureToken: insecure.box.checked,
+      serverName: serverName.value,
+      dialect: dialect.value as Dialect,
+      browserAccess: browserAccess.box.checked,
+      enabled: enabled.box.checked,
+    }),
+    showError: (key, error) => {
+      errors.get(key)!.textContent = error;
+      if (key === 'serverName') more.open = true;
+      inputs[key].setAttribute('aria-invalid', 'true');
+      inputs[key].focus();
+    },
+    clearErrors: () => {
+      for (const error of errors.values()) error.textContent = '';
+      for (const input of Object.values(inputs)) input.removeAttribute('aria-invalid');
+    },
+    reset: () => {
+      name.value = '';
+      token.value = '';
+    },
+  };
+}
+
+/** The "add an agent" form. */
 export function agentForm(options: {
   defaultUrl?: string;
   takenNames(): readonly string[];
   onSubmit(agent: NewAgent): Promise<void>;
 }): HTMLFormElement {
-  const id = `agent-form-${++formSeq}`;
-  const field = (key: string, label: string, input: HTMLInputElement, hint?: string) => {
-    input.id = `${id}-${key}`;
-    const error = h('p', { className: 'field-error', id: `${id}-${key}-error`, role: 'alert' });
-    input.setAttribute('aria-describedby', error.id);
-    return {
-      error,
-      element: h(
-        'div',
-        { className: 'field' },
-        h('label', { for: input.id }, label),
-        input,
-        hint ? h('p', { className: 'hint' }, hint) : null,
-        error,
-      ),
-    };
-  };
-  const nameInput = h('input', { type: 'text', autocomplete: 'off', required: true, maxlength: 64 });
-  const urlInput = h('input', {
-    type: 'url',
-    autocomplete: 'off',
-    required: true,
-    value: options.defaultUrl ?? '',
-    placeholder: 'ws://127.0.0.1:8765/acp',
-  });
-  const tokenInput = h('input', { type: 'password', autocomplete: 'off' });
-  const insecure = h('input', { type: 'checkbox', id: `${id}-insecure` });
-  const fields = {
-    name: field('name', t('agentName'), nameInput),
-    url: field('url', t('brokerUrl'), urlInput),
-    token: field('token', t('token'), tokenInput, t('tokenHint')),
-  };
-  const submit = h('button', { type: 'submit', className: 'primary' }, t('addAgent'));
-  const form = h(
-    'form',
-    { className: 'agent-form', novalidate: true },
-    fields.name.element,
-    fields.url.element,
-    fields.token.element,
-    h('div', { className: 'field checkbox' }, insecure, h('label', { for: insecure.id }, t('acceptInsecure'))),
-    submit,
-  );
-  form.addEventListener('submit', (event) => {
+  const parts = buildForm({ defaultUrl: options.defaultUrl, label: t('addAgent') });
+  parts.form.addEventListener('submit', (event) => {
     event.preventDefault();
-    for (const f of Object.values(fields)) f.error.textContent = '';
-    const checked = checkNewAgent(
-      { name: nameInput.value, url: urlInput.value, token: tokenInput.value, acceptInsecureToken: insecure.checked },
-      options.takenNames(),
-    );
-    if (!checked.ok) {
-      fields[checked.field].error.textContent = checked.error;
-      ({ name: nameInput, url: urlInput, token: tokenInput })[checked.field].focus();
-      return;
-    }
-    submit.disabled = true;
-    void options.onSubmit(checked.value).finally(() => {
-      submit.disabled = false;
-      nameInput.value = '';
-      tokenInput.value = '';
+    parts.clearErrors();
+    const checked = checkAgentInput(parts.read(), { takenNames: options.takenNames() });
+    if (!checked.ok) return parts.showError(checked.field, checked.error);
+    const token = typeof checked.value.token === 'object' ? checked.value.token.set : '';
+    parts.submit.disabled = true;
+    void options.onSubmit({ ...checked.value, token }).finally(() => {
+      parts.submit.disabled = false;
+      parts.reset();
     });
   });
-  return form;
+  return parts.form;
+}
+
+/** Editing an existing agent; the token field stays empty and keeps the stored token unless typed over. */
+export function agentEditor(options: {
+  profile: AgentProfile;
+  hasToken: boolean;
+  takenNames(): readonly string[];
+  onSave(agent: CheckedAgent): Promise<void>;
+  onCancel(): void;
+}): HTMLFormElement {
+  const parts = buildForm({ profile: options.profile, hasToken: options.hasToken, label: t('saveAgent') });
+  parts.form.setAttribute('aria-label', t('editAgent', options.profile.name));
+  const cancel = h('button', { type: 'button', onclick: () => options.onCancel() }, t('cancel'));
+  parts.submit.after(cancel);
+  parts.form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    parts.clearErrors();
+    const checked = checkAgentInput(parts.read(), {
+      takenNames: options.takenNames(),
+      editing: { hasToken: options.hasToken },
+    });
+    if (!checked.ok) return parts.showError(checked.field, checked.error);
+    parts.submit.disabled = true;
+    void options.onSave(checked.value).finally(() => (parts.submit.disabled = false));
+  });
+  return parts.form;
 }

@@ -127,6 +127,7 @@ export class AgentMessageView {
       this.#body.append(view.element);
     }
     this.#segments.set(segment.id, view);
+    this.#body.classList.remove('empty');
     if (view.renderer) {
       const text = (segment as { text: string }).text;
       if (restored || this.#item.done) view.renderer.reset(text);

@@ -163,20 +163,3 @@ export class Roster {
     );
   }
 }
-
-const rosters = new WeakMap<HTMLElement, Roster>();
-
-/** Renders the chips into `root` (for callers that do not keep a Roster). */
-export function renderRoster(
-  root: HTMLElement,
-  views: AgentView[],
-  actMode: boolean,
-  onReconnect: (agentId: string) => void,
-): void {
-  let roster = rosters.get(root);
-  if (!roster) {
-    roster = new Roster(root, { reconnect: onReconnect, disconnect: onReconnect, edit: () => undefined });
-    rosters.set(root, roster);
-  }
-  roster.render(views, actMode);
-}

@@ -97,10 +97,10 @@ export function lineDiff(before: string, after: string): Array<['+' | '-' | ' ',
       out.push([' ', a[i]!]);
       i++;
       j++;
-    } else if (j < b.length && (i >= a.length || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) {
-      out.push(['+', b[j++]!]);
-    } else {
+    } else if (i < a.length && (j >= b.length || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) {
       out.push(['-', a[i++]!]);
+    } else {
+      out.push(['+', b[j++]!]);
     }
   }
   return out;

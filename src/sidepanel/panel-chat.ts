@@ -1,0 +1,155 @@
+/**
+ * The chat side of the panel, wired in one place: history restored before agents connect, the
+ * transcript and composer, the roster, and Settings → Agents (add, edit, remove). `panel.ts`
+ * creates the model and the hub and hands them here.
+ */
+import { AgentProfile, type Settings } from '../shared/settings';
+import type { SessionIdStore, StorageArea, TokenStore } from '../shared/stores';
+import type { AgentHub } from './agent-hub';
+import { needsReconnect } from './agent-input';
+import type { ChatModel } from './chat-model';
+import { h } from './dom';
+import { HistoryStore, recordHistory } from './history';
+import { t } from './i18n';
+import type { NewAgent } from './views/agent-form';
+import { AgentsSettings } from './views/agents-settings';
+import { Composer } from './views/composer';
+import { Roster, statusText } from './views/roster';
+import { TranscriptView } from './views/transcript';
+
+export interface RestoredChat {
+  store: HistoryStore;
+  draft: string;
+}
+
+/** Loads this window's transcript into the model (before any agent connects). */
+export async function restoreChat(chat: ChatModel, local: StorageArea, windowId: number): Promise<RestoredChat> {
+  const store = new HistoryStore(local, windowId);
+  const loaded = await store.load();
+  if (loaded.items.length) chat.restore(loaded.items);
+  if (loaded.problem) chat.notice(loaded.problem, undefined, 'warning');
+  return { store, draft: loaded.draft };
+}
+
+export interface ChatMountOptions {
+  windowId: number;
+  chat: ChatModel;
+  hub: AgentHub;
+  restored: RestoredChat;
+  tokens: TokenStore;
+  sessionIds: SessionIdStore;
+  local: StorageArea;
+  rosterRoot: HTMLElement;
+  defaultUrl: string;
+  settings(): Settings;
+  saveSettings(next: Settings): Promise<void>;
+  /** Shows Settings (to edit an agent from its chip). */
+  showSettings(): void;
+}
+
+export function mountChat(o: ChatMountOptions) {
+  const { chat, hub } = o;
+  const transcript = new TranscriptView(chat);
+  let draft = o.restored.draft;
+  const history = recordHistory(chat, o.restored.store, () => draft);
+  const composer = new Composer({
+    initialDraft: draft,
+    onSend: (text) => {
+      hub.send(text, []);
+      transcript.pinToBottom();
+    },
+    onStop: () => void hub.stopAll(),
+    onRetry: () => {
+      const last = chat.lastUser();
+      if (!last) return;
+      hub.send(last.text, last.to);
+      transcript.pinToBottom();
+    },
+    onClear: () => {
+      chat.clear();
+      composer.focus();
+    },
+    onDraft: (text) => {
+      draft = text;
+      history.changed();
+    },
+    commands: () => hub.commands(),
+  });
+  const section = h('section', { className: 'chat', 'aria-label': t('chat') }, transcript.element, composer.element);
+
+  const addAgent = async (input: NewAgent) => {
+    const profile = AgentProfile.parse({ id: crypto.randomUUID(), ...input });
+    await o.tokens.set(profile.id, input.token);
+    await o.saveSettings({ ...o.settings(), agents: [...o.settings().agents, profile] });
+    await hub.add(profile);
+  };
+
+  const agentsSettings = new AgentsSettings({
+    agents: () => o.settings().agents,
+    statusOf: (id) => {
+      const view = hub.views().find((candidate) => candidate.profile.id === id);
+      return view ? (view.detail ?? statusText(view.status)) : '';
+    },
+    hasToken: async (id) => (await o.tokens.get(id)) !== '',
+    defaultUrl: o.defaultUrl,
+    add: addAgent,
+    save: async (id, input) => {
+      const before = o.settings().agents.find((agent) => agent.id === id);
+      if (!before) return;
+      const { token, ...fields } = input;
+      const after: AgentProfile = { ...before, ...fields };
+      if (typeof token === 'object') await o.tokens.set(id, token.set);
+      else if (token === 'forget') await o.tokens.remove(id);
+      // A session belongs to its broker: another broker would only refuse to resume it.
+      if (before.url !== after.url) await o.sessionIds.set(o.windowId, id, undefined);
+      await o.saveSettings({ ...o.settings(), agents: o.settings().agents.map((a) => (a.id === id ? after : a)) });
+      await hub.update(after, needsReconnect(before, after, token));
+      chat.notice(t('agentSaved', after.name), id);
+    },
+    remove: async (id) => {
+      const removed = o.settings().agents.find((agent) => agent.id === id);
+      hub.remove(id);
+      await o.tokens.remove(id);
+      await o.sessionIds.set(o.windowId, id, undefined);
+      await o.local.remove([`permissions:${id}`]);
+      await o.saveSettings({ ...o.settings(), agents: o.settings().agents.filter((a) => a.id !== id) });
+      if (removed) chat.notice(t('agentRemoved', removed.name));
+    },
+  });
+
+  const roster = new Roster(o.rosterRoot, {
+    reconnect: (id) => hub.reconnect(id),
+    disconnect: (id) => hub.disconnect(id),
+    edit: (id) => {
+      o.showSettings();
+      void agentsSettings.edit(id);
+    },
+  });
+  const refresh = () => {
+    roster.render(hub.views(), o.settings().actMode);
+    composer.setBusy(hub.busy());
+    composer.setCanRetry(chat.lastUser() !== undefined);
+    agentsSettings.refresh();
+  };
+  hub.onChange(refresh);
+  chat.subscribe((change) => {
+    if (change.type === 'added' || change.type === 'reset' || change.type === 'segment') refresh();
+  });
+
+  return {
+    section,
+    composer,
+    transcript,
+    addAgent,
+    agentsSection: () => {
+      agentsSettings.refresh();
+      return agentsSettings.element;
+    },
+    refresh,
+    /** After agents are added: messages restored as queued are sent. */
+    resendQueued: () => {
+      for (const item of chat.queued()) hub.resend(item);
+    },
+    flushHistory: () => history.flush(),
+  };
+}
