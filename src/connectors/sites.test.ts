@@ -43,6 +43,8 @@ describe('connector sites', () => {
     expect(workingSite(['https://jira.example.com/*'], ['http://127.0.0.1:9/'])).toBe('http://127.0.0.1:9/');
     expect(workingSite(['http://*/*'], [])).toBeUndefined();
     expect(concreteSite('*://x.example/*')).toBeUndefined();
+    expect(concreteSite('http://127.0.0.1/*')).toBeUndefined();
+    expect(concreteSite('http://127.0.0.1:8080/*')).toBe('http://127.0.0.1:8080/');
   });
   it('paths resolve under the site’s base path and never leave the site', () => {
     expect(resolveOnSite('http://h.example/wiki/', '/doku.php?id=a').href).toBe('http://h.example/wiki/doku.php?id=a');

@@ -73,10 +73,14 @@ export function normaliseConnectorSite(input: string): { site: string } | { erro
   return { site: `${url.origin}${path}` };
 }
 
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
 /** A site written into a match pattern without wildcards, e.g. `https://jira.example.com/*` → that origin. */
 export function concreteSite(pattern: string): string | undefined {
   const parsed = parsePattern(pattern);
   if (!parsed || parsed.schemes.length !== 1 || parsed.host.includes('*')) return undefined;
+  // `http://127.0.0.1/*` means "a local instance on any port", not port 80: the user names the port.
+  if (parsed.port === undefined && LOOPBACK.has(parsed.host)) return undefined;
   const base = parsed.path.replace(/\*.*$/, '');
   const path = base.endsWith('/') ? base : base.slice(0, base.lastIndexOf('/') + 1) || '/';
   return `${parsed.schemes[0]}//${parsed.host}${parsed.port ? `:${parsed.port}` : ''}${path}`;

@@ -1,0 +1,126 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SessionGrants } from '../mcp-server/gates/call-gate';
+import type { GateEnvironment } from '../mcp-server/gates/types';
+import type { ConnectorSettings } from '../shared/settings';
+import { MemoryArea } from '../shared/stores';
+import { builtinConnectors } from './builtin';
+import { FakeTabPort } from './fake-tab-port';
+import { ConnectorHub, type ServersChange } from './hub';
+import { RecipeStore } from './recipe-store';
+
+const RECIPE = readFileSync(
+  join(import.meta.dirname, '../../test/fixtures/connectors/redmine-my-issues.recipe.json'),
+  'utf8',
+);
+
+function hubWith(allowed = true) {
+  let settings: Record<string, ConnectorSettings> = {};
+  const area = new MemoryArea();
+  const changes: ServersChange[] = [];
+  const gates = {
+    originRefusal: async (url: string | undefined) => (allowed ? undefined : `Refused: ${url} is not an allowed site.`),
+  } as unknown as GateEnvironment;
+  const hub = new ConnectorHub({
+    version: '1',
+    windowId: 1,
+    builtins: builtinConnectors,
+    recipes: new RecipeStore(area),
+    port: new FakeTabPort({ pages: { '/my/account': '<a class="logout">Sign out</a>' } }),
+    gates,
+    grants: new SessionGrants(),
+    connectorSettings: () => settings,
+    saveConnectorSettings: async (next) => void (settings = next),
+    healthMinutes: () => 10,
+    timers: { setInterval: () => 0, clearInterval: () => undefined, now: () => 0 },
+    promptSignIn: () => undefined,
+  });
+  hub.onServersChange((change) => changes.push(change));
+  const agent = (hiddenServers: string[] = []) => ({ id: 'a1', hiddenServers, name: () => 'Agent' });
+  return { hub, area, changes, agent, settings: () => settings };
+}
+
+describe('the connector hub', () => {
+  it('offers enabled connectors only, minus hidden ones, within the server limit', async () => {
+    const { hub, changes, agent } = hubWith();
+    expect(hub.serversFor(agent())).toEqual([]);
+    await hub.setEnabled('fossil', true);
+    await hub.setEnabled('redmine', true);
+    expect(changes).toEqual([{ kind: 'declared' }, { kind: 'declared' }]);
+    expect(hub.serversFor(agent()).map((s) => `${s.key} ${s.server.name}`)).toEqual([
+      'connector:fossil fossil',
+      'connector:redmine redmine',
+    ]);
+    expect(hub.serversFor(agent(['fossil'])).map((s) => s.server.name)).toEqual(['redmine']);
+    expect(hub.serversFor(agent(), 1)).toHaveLength(1);
+    // The same server object is kept for the agent, so its declared id stays stable.
+    expect(hub.serversFor(agent())[0]!.server).toBe(hub.serversFor(agent())[0]!.server);
+  });
+
+  it('takes sites the user types, refusing what is not a web address', async () => {
+    const { hub } = hubWith();
+    expect(await hub.addSite('fossil', 'ftp://x')).toBe('Only http and https sites can be used.');
+    expect(await hub.addSite('fossil', 'http://127.0.0.1:8080')).toBeUndefined();
+    expect(await hub.addSite('fossil', 'http://127.0.0.1:8080/')).toBe('http://127.0.0.1:8080/ is already listed.');
+    expect(hub.site(hub.get('fossil')!)).toBe('http://127.0.0.1:8080/');
+    expect(hub.signInUrl(hub.get('fossil')!)).toBe('http://127.0.0.1:8080/login');
+    await hub.removeSite('fossil', 'http://127.0.0.1:8080/');
+    expect(hub.site(hub.get('fossil')!)).toBe(undefined);
+  });
+
+  it('imports a recipe, keeps it across loads, and announces a changed tool list when it is replaced', async () => {
+    const { hub, area, changes, agent } = hubWith();
+    const imported = await hub.importRecipe(RECIPE);
+    expect('connector' in imported && imported.connector.kind).toBe('recipe');
+    await hub.setEnabled('myredmine', true);
+    const [entry] = hub.serversFor(agent());
+    expect(entry!.server.list().map((t) => t.name)).toEqual(['myredmine.list_my_issues']);
+
+    await hub.importRecipe(RECIPE.replace('"list_my_issues"', '"my_issues"'));
+    expect(changes.at(-1)).toEqual({ kind: 'tools', connectorId: 'myredmine' });
+    // The old server lists nothing now; a new declaration gets the new tools.
+    expect(entry!.server.list()).toEqual([]);
+    expect(
+      hub
+        .serversFor(agent())[0]!
+        .server.list()
+        .map((t) => t.name),
+    ).toEqual(['myredmine.my_issues']);
+
+    const again = new RecipeStore(area);
+    expect((await again.load()).recipes.map((r) => Object.keys(r.tools))).toEqual([['my_issues']]);
+
+    await hub.removeRecipe('myredmine');
+    expect(changes.at(-1)).toEqual({ kind: 'tools', connectorId: 'myredmine' });
+    expect(hub.get('myredmine')).toBeUndefined();
+    expect((await new RecipeStore(area).load()).recipes).toEqual([]);
+  });
+
+  it('refuses a recipe that takes a built-in id, or does not validate', async () => {
+    const { hub } = hubWith();
+    expect(await hub.importRecipe(RECIPE.replace('"id": "myredmine"', '"id": "fossil"'))).toEqual({
+      errors: ['id: "fossil" is the id of a built-in connector; choose another id.'],
+    });
+    expect(await hub.importRecipe('[]')).toMatchObject({ errors: [expect.stringContaining('(top level)')] });
+  });
+
+  it('reports a stored recipe that no longer reads instead of dropping it silently', async () => {
+    const { hub, area } = hubWith();
+    await area.set({ 'connector-recipes': [{ id: 'old', format: 'tabwright-recipe/0' }] });
+    expect(await hub.load()).toEqual([expect.stringContaining('The stored recipe old no longer reads')]);
+  });
+
+  it('health: no site yet, site not allowed, then the connector’s own check', async () => {
+    const blocked = hubWith(false);
+    const fossil = blocked.hub.get('fossil')!;
+    expect((await blocked.hub.health.check(fossil)).state).toBe('no-site');
+    await blocked.hub.addSite('fossil', 'http://127.0.0.1:9');
+    expect(await blocked.hub.health.check(fossil)).toMatchObject({ state: 'not-allowed' });
+
+    const open = hubWith(true);
+    await open.hub.importRecipe(RECIPE);
+    await open.hub.addSite('myredmine', 'http://app.test/');
+    expect((await open.hub.health.check(open.hub.get('myredmine')!)).state).toBe('healthy');
+  });
+});
