@@ -25,32 +25,10 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
-/** One frame's answer to a command sent to several frames. */
-export interface FrameRun<R> {
-  frameId: number;
-  reply?: R;
-  error?: PageCommandError;
-}
-
-export interface FrameRunOptions {
-  signal?: AbortSignal;
-  /** Only these frames; every frame the extension can reach when omitted. */
-  frameIds?: number[];
-}
-
 export interface PagePort {
   /** Runs one command in the page agent of a frame (the top frame unless told otherwise). */
   run<C extends PageCommand>(tabId: number, command: C, options?: RunOptions): Promise<PageReply<C>>;
   frames(tabId: number): Promise<FrameInfo[]>;
-  /**
-   * Runs one command in several frames at once; a frame's failure is reported, not thrown. Optional so
-   * single-frame fakes stay small; without it snapshots cover the top frame only.
-   */
-  runInFrames?<C extends PageCommand>(
-    tabId: number,
-    command: C,
-    options?: FrameRunOptions,
-  ): Promise<Array<FrameRun<PageReply<C>>>>;
 }
 
 /** The navigations of one tab's top frame, recorded from the moment the watch starts. */

@@ -6,28 +6,28 @@
 
 export interface FrameSnapshot {
   lines: string[];
-  frames: Array<{ line: number; documentId?: string }>;
+  frames: Array<{ line: number; frameId?: number }>;
 }
 
 export const FRAME_UNAVAILABLE = '# (frame content not available: its site is not allowed, or it is still loading)';
 
-export function stitchFrames(top: FrameSnapshot, byDocument: ReadonlyMap<string, FrameSnapshot>): string[] {
+export function stitchFrames(top: FrameSnapshot, byFrame: ReadonlyMap<number, FrameSnapshot>): string[] {
   const out: string[] = [];
-  const placed = new Set<string>();
+  const placed = new Set<number>([0]);
   const emit = (snapshot: FrameSnapshot, prefix: string) => {
-    const slots = new Map(snapshot.frames.map((slot) => [slot.line, slot.documentId]));
+    const slots = new Map(snapshot.frames.map((slot) => [slot.line, slot.frameId]));
     snapshot.lines.forEach((line, index) => {
       out.push(prefix + line);
       if (!slots.has(index)) return;
-      const documentId = slots.get(index);
+      const frameId = slots.get(index);
       const childPrefix = prefix + ' '.repeat(line.length - line.trimStart().length + 2);
-      const child = documentId === undefined ? undefined : byDocument.get(documentId);
-      // A document is placed once, so a page cannot make a frame appear twice (or loop).
-      if (!child || placed.has(documentId!)) {
+      const child = frameId === undefined ? undefined : byFrame.get(frameId);
+      // A frame is placed once, so a page cannot make a frame appear twice (or loop).
+      if (!child || placed.has(frameId!)) {
         out.push(childPrefix + FRAME_UNAVAILABLE);
         return;
       }
-      placed.add(documentId!);
+      placed.add(frameId!);
       emit(child, childPrefix);
     });
   };

@@ -4,7 +4,7 @@
  * the page, so a ref is never handed out twice in a tab: not after a navigation, not after the
  * panel reloads.
  */
-import { PageCommandError, type FrameInfo, type PagePort, type TabInfo } from './browser-port';
+import type { FrameInfo, PagePort, TabInfo } from './browser-port';
 import { stitchFrames, type FrameSnapshot } from './snapshot-frames';
 import type { z } from 'zod';
 import type { SnapshotReply } from '../page/protocol';
@@ -76,16 +76,14 @@ export class SnapshotService {
     return this.#exclusive(tab.id, async () => {
       const refBase = await this.counters.next(tab.id);
       const frames = await this.page.frames(tab.id).catch(() => [] as FrameInfo[]);
-      const { top, byDocument } =
-        frames.length > 1 && this.page.runInFrames
-          ? await this.#captureFrames(tab.id, frames, refBase, options)
-          : await this.#captureTop(tab.id, refBase, options);
-      const nextRef = Math.max(top.nextRef, ...[...byDocument.values()].map((reply) => reply.nextRef));
+      const children = frames.length > 1 ? await this.#childFrames(frames, options) : [];
+      const { top, byFrame } = await this.#walkFrames(tab.id, refBase, children, options);
+      const nextRef = Math.max(top.nextRef, ...[...byFrame.values()].map((reply) => reply.nextRef));
       await this.counters.advance(tab.id, nextRef);
       const snapshot: Snapshot = {
         title: top.title,
         url: top.url,
-        lines: stitchFrames(top, byDocument),
+        lines: stitchFrames(top, byFrame),
         documentId: top.documentId,
         ...(options.selector ? { selector: options.selector } : {}),
       };
@@ -94,57 +92,42 @@ export class SnapshotService {
     });
   }
 
-  async #captureTop(tabId: number, refBase: number, options: CaptureOptions) {
-    const top = await this.page.run(
-      tabId,
-      { op: 'snapshot', frameId: 0, refBase, ...(options.selector ? { selector: options.selector } : {}) },
-      { signal: options.signal, frameId: 0 },
+  /** Child frames whose content may be shown: the site rules apply to them as to the tab. */
+  async #childFrames(frames: FrameInfo[], options: CaptureOptions): Promise<FrameInfo[]> {
+    const children = frames.filter((frame) => frame.frameId !== 0);
+    if (!options.frameAllowed) return children;
+    const verdicts = await Promise.all(
+      // about:blank and srcdoc frames hold their parent's origin.
+      children.map((frame) => (/^about:/.test(frame.url) ? true : options.frameAllowed!(frame.url))),
     );
-    return { top, byDocument: new Map<string, FrameSnapshot & Reply>() };
+    return children.filter((_, i) => verdicts[i]);
   }
 
   /**
-   * Two rounds over all frames: `hello` (each document introduces itself to its parent window and
-   * tells us its id), then `snapshot` (each parent maps its iframe elements to those ids).
+   * One round: every frame walks at once. With child frames, each frame first introduces itself to
+   * its parent window (a nonce'd message), and each parent waits for its children's introductions,
+   * so its iframe elements can be matched to Chrome's frame ids and the trees stitched.
    */
-  async #captureFrames(tabId: number, frames: FrameInfo[], refBase: number, options: CaptureOptions) {
-    const nonce = randomNonce();
-    const runInFrames = this.page.runInFrames!.bind(this.page);
-    const hellos = await runInFrames(tabId, { op: 'hello', nonce }, { signal: options.signal });
-    const info = new Map(frames.map((frame) => [frame.frameId, frame]));
-    const documentOf = new Map<number, string>();
-    for (const hello of hellos) if (hello.reply) documentOf.set(hello.frameId, hello.reply.documentId);
-    const allowed = new Set<number>([0]);
-    for (const frame of frames) {
-      if (frame.frameId === 0 || !documentOf.has(frame.frameId)) continue;
-      const inherited = /^about:/.test(frame.url);
-      if (inherited || !options.frameAllowed || (await options.frameAllowed(frame.url))) allowed.add(frame.frameId);
-    }
-    const frameIds: Record<string, number> = {};
-    const children: Record<string, string[]> = {};
-    for (const [frameId, documentId] of documentOf) {
-      if (!allowed.has(frameId)) continue;
-      frameIds[documentId] = frameId;
-      const parent = documentOf.get(info.get(frameId)?.parentFrameId ?? -1);
-      if (parent) (children[parent] ??= []).push(documentId);
-    }
-    const replies = await runInFrames(
-      tabId,
-      {
-        op: 'snapshot',
-        refBase,
-        nonce,
-        frames: frameIds,
-        children,
-        ...(options.selector ? { selector: options.selector } : {}),
-      },
-      { signal: options.signal, frameIds: [...allowed].filter((id) => id === 0 || documentOf.has(id)) },
-    );
-    const topRun = replies.find((run) => run.frameId === 0);
-    if (!topRun?.reply) throw topRun?.error ?? new PageCommandError('The page did not answer.', 'no-reply');
-    const byDocument = new Map<string, FrameSnapshot & Reply>();
-    for (const run of replies) if (run.reply && run.frameId !== 0) byDocument.set(run.reply.documentId, run.reply);
-    return { top: topRun.reply, byDocument };
+  async #walkFrames(tabId: number, refBase: number, children: FrameInfo[], options: CaptureOptions) {
+    const nonce = children.length ? randomNonce() : undefined;
+    const childrenOf = (frameId: number) =>
+      children.filter((frame) => frame.parentFrameId === frameId).map((frame) => frame.frameId);
+    const command = (frameId: number) => ({
+      op: 'snapshot' as const,
+      frameId,
+      refBase,
+      ...(nonce ? { nonce, childFrames: childrenOf(frameId) } : {}),
+      ...(frameId === 0 && options.selector ? { selector: options.selector } : {}),
+    });
+    const run = (frameId: number) => this.page.run(tabId, command(frameId), { signal: options.signal, frameId });
+    const [top, ...rest] = await Promise.all([
+      run(0),
+      // A child frame that cannot answer (navigating, not scriptable) shows as unavailable.
+      ...children.map((frame) => run(frame.frameId).catch(() => undefined)),
+    ]);
+    const byFrame = new Map<number, FrameSnapshot & Reply>();
+    rest.forEach((reply, i) => reply && byFrame.set(children[i]!.frameId, reply));
+    return { top: top!, byFrame };
   }
 
   last(tabId: number): Snapshot | undefined {

@@ -12,7 +12,6 @@ import { runSettle } from './commands/settle';
 import { runType } from './commands/type';
 import { runSecretFields } from './commands/secret-fields';
 import { runGetText } from './commands/get-text';
-import { runHello } from './commands/hello';
 import { runReadDom } from './commands/read-dom';
 import { runSnapshot } from './commands/snapshot';
 import { runViewport } from './commands/viewport';
@@ -37,7 +36,6 @@ const handlers: Handlers = {
   scroll: runScroll,
   hover: runHover,
   settle: runSettle,
-  hello: runHello,
   getText: runGetText,
   readDom: runReadDom,
   waitFor: runWaitFor,

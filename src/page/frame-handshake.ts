@@ -1,10 +1,10 @@
 /**
- * Tells a parent document which of its iframe elements holds which child document, across origins.
- * Each child's agent posts `{nonce, documentId}` to its parent window; the parent's agent (in the
- * isolated world) records `event.source`, which is the child's window, and later matches it against
+ * Tells a parent document which of its iframe elements holds which child frame, across origins.
+ * Each child's agent posts `{nonce, frameId}` to its parent window; the parent's agent (in the
+ * isolated world) records `event.source`, which is the child's window, and matches it against
  * `iframe.contentWindow`. The nonce is fresh per snapshot, so a page cannot prepare claims in
- * advance; a window or a document id can only be claimed once per nonce (the genuine message is
- * posted first), which keeps a page from pointing one frame at another frame's document.
+ * advance; a window or a frame id can only be claimed once per nonce (the genuine message is
+ * posted first), which keeps a page from pointing one iframe at another frame's content.
  */
 
 const KEY = '__tabwrightFrameHello';
@@ -13,7 +13,7 @@ const MAX_CLAIMS = 512;
 
 interface Claim {
   source: MessageEventSource;
-  documentId: string;
+  frameId: number;
 }
 
 export class FrameHandshake {
@@ -28,8 +28,8 @@ export class FrameHandshake {
     const data: unknown = event.data;
     if (!data || typeof data !== 'object' || !(KEY in data) || !event.source) return;
     const hello = (data as Record<string, unknown>)[KEY] as Record<string, unknown> | null;
-    if (!hello || typeof hello.nonce !== 'string' || typeof hello.documentId !== 'string') return;
-    const { nonce, documentId } = hello as { nonce: string; documentId: string };
+    if (!hello || typeof hello.nonce !== 'string' || !Number.isInteger(hello.frameId)) return;
+    const { nonce, frameId } = hello as { nonce: string; frameId: number };
     let claims = this.#claims.get(nonce);
     if (!claims) {
       if (this.#claims.size >= MAX_NONCES) this.#claims.delete(this.#claims.keys().next().value!);
@@ -37,29 +37,29 @@ export class FrameHandshake {
       this.#claims.set(nonce, claims);
     }
     if (claims.length >= MAX_CLAIMS) return;
-    if (claims.some((claim) => claim.source === event.source || claim.documentId === documentId)) return;
-    claims.push({ source: event.source, documentId });
+    if (claims.some((claim) => claim.source === event.source || claim.frameId === frameId)) return;
+    claims.push({ source: event.source, frameId });
     for (const listener of this.#listeners) listener();
   }
 
   /** Introduces this document to its parent, if it has one. */
-  announce(nonce: string, documentId: string): void {
+  announce(nonce: string, frameId: number): void {
     if (this.view.parent === this.view) return;
-    this.view.parent.postMessage({ [KEY]: { nonce, documentId } }, '*');
+    this.view.parent.postMessage({ [KEY]: { nonce, frameId } }, '*');
   }
 
-  /** The document id announced from inside `frame` under `nonce`, if one was. */
-  documentIn(frame: Element, nonce: string): string | undefined {
+  /** The frame id announced from inside `frame` under `nonce`, if one was. */
+  frameIn(frame: Element, nonce: string): number | undefined {
     const window = (frame as HTMLIFrameElement).contentWindow;
     if (!window) return undefined;
-    return this.#claims.get(nonce)?.find((claim) => claim.source === window)?.documentId;
+    return this.#claims.get(nonce)?.find((claim) => claim.source === window)?.frameId;
   }
 
-  /** Resolves once every listed document has announced itself, or after `timeoutMs`. */
-  awaitDocuments(nonce: string, documentIds: readonly string[], timeoutMs: number): Promise<void> {
+  /** Resolves once every listed frame has announced itself, or after `timeoutMs`. */
+  awaitFrames(nonce: string, frameIds: readonly number[], timeoutMs: number): Promise<void> {
     const done = () => {
       const claims = this.#claims.get(nonce) ?? [];
-      return documentIds.every((id) => claims.some((claim) => claim.documentId === id));
+      return frameIds.every((id) => claims.some((claim) => claim.frameId === id));
     };
     if (done()) return Promise.resolve();
     return new Promise((resolve) => {

@@ -9,21 +9,17 @@ export type ElementTarget = z.infer<typeof ElementTarget>;
 
 export const SnapshotCommand = z.object({
   op: z.literal('snapshot'),
-  /** The frame the agent runs in; prefixes refs in child frames. Overridden by `frames`. */
+  /** Chrome's id of the frame the agent runs in; prefixes refs in child frames (`f7e12`). */
   frameId: z.number().int().nonnegative().default(0),
   /** The next free ref number for this tab: refs are never reused, even across documents. */
   refBase: z.number().int().positive(),
   /** Applies in the top frame only. */
   selector: z.string().optional(),
-  /** The handshake nonce of this snapshot, when the tab has child frames. */
+  /** The frame handshake's nonce, when the tab has child frames (all frames get the same one). */
   nonce: z.string().optional(),
-  /** Each answering document's frame id, by document id (from the `hello` round). */
-  frames: z.record(z.string(), z.number().int().nonnegative()).optional(),
-  /** Child documents each document should hear from before it walks, by document id. */
-  children: z.record(z.string(), z.array(z.string())).optional(),
+  /** Child frames of this frame, whose introductions the agent waits for before walking. */
+  childFrames: z.array(z.number().int().positive()).optional(),
 });
-
-export const HelloCommand = z.object({ op: z.literal('hello'), nonce: z.string().min(8) });
 
 export const GetTextCommand = z.object({
   op: z.literal('getText'),
@@ -133,7 +129,6 @@ export const PageCommand = z.discriminatedUnion('op', [
   ScrollCommand,
   HoverCommand,
   SettleCommand,
-  HelloCommand,
   GetTextCommand,
   ReadDomCommand,
   WaitForCommand,
@@ -146,14 +141,12 @@ export const SnapshotReply = z.object({
   title: z.string(),
   url: z.string(),
   lines: z.array(z.string()),
-  /** Where child frames' snapshots belong: after `line`, by the child's document id. */
-  frames: z.array(z.object({ line: z.number().int().nonnegative(), documentId: z.string().optional() })).default([]),
+  /** Where child frames' snapshots belong: after `line`, by the child's frame id. */
+  frames: z.array(z.object({ line: z.number().int().nonnegative(), frameId: z.number().int().optional() })).default([]),
   nextRef: z.number().int().positive(),
   /** Random per document, made by the page agent: changes exactly when the document does. */
   documentId: z.string(),
 });
-
-export const HelloReply = z.object({ documentId: z.string(), url: z.string() });
 
 export const TextReply = z.object({
   title: z.string(),
@@ -199,7 +192,6 @@ const replies = {
   scroll: ActionReply,
   hover: ActionReply,
   settle: ActionReply,
-  hello: HelloReply,
   getText: TextReply,
   readDom: DomReply,
   waitFor: WaitReply,

@@ -120,9 +120,9 @@ line two</textarea>`);
     const result = walkSnapshot(document.body, {
       refs: new RefRegistry(''),
       pseudoElements: false,
-      frameDocument: () => 'doc-1',
+      frameInside: () => 7,
     });
     expect(result.lines).toEqual(['- text "Before"', '- iframe "Payment"']);
-    expect(result.frames).toEqual([{ line: 1, documentId: 'doc-1' }]);
+    expect(result.frames).toEqual([{ line: 1, frameId: 7 }]);
   });
 });

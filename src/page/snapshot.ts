@@ -14,8 +14,8 @@ import { CONTENT_NAMED_ROLES, FLATTENED_ROLES, INTERACTIVE_ROLES, LEAF_TAGS, SKI
 /** Where a child frame's snapshot goes: after `line`, one level deeper. */
 export interface FrameSlot {
   line: number;
-  /** The page agent's id of the document inside the frame, when the handshake found it. */
-  documentId?: string;
+  /** Chrome's id of the frame inside, when the handshake found it. */
+  frameId?: number;
 }
 
 export interface WalkResult {
@@ -25,8 +25,8 @@ export interface WalkResult {
 
 export interface WalkOptions {
   refs: RefRegistry;
-  /** The document id announced from inside this frame element, if any. */
-  frameDocument?(frame: Element): string | undefined;
+  /** The frame id announced from inside this frame element, if any. */
+  frameInside?(frame: Element): number | undefined;
   /**
    * Whether CSS `content` of ::before/::after may count in names: found out from the style sheets
    * when omitted (shadow trees always ask); jsdom cannot compute it at all.
@@ -253,7 +253,7 @@ class SnapshotWalker {
   #frame(element: Element, depth: number): void {
     this.flushText();
     const name = this.#name(element);
-    this.frames.push({ line: this.lines.length, documentId: this.options.frameDocument?.(element) });
+    this.frames.push({ line: this.lines.length, frameId: this.options.frameInside?.(element) });
     this.lines.push(`${indent(depth)}- iframe${name ? ` "${name}"` : ''}`);
     this.#elementLines++;
   }

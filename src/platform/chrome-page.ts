@@ -2,14 +2,7 @@
  * Runs page-agent commands in a tab's frames through `chrome.scripting`. The agent bundle is
  * injected on first use in each document and stays there (isolated world) between calls.
  */
-import {
-  PageCommandError,
-  type FrameInfo,
-  type FrameRun,
-  type FrameRunOptions,
-  type PagePort,
-  type RunOptions,
-} from '../mcp-server/browser-port';
+import { PageCommandError, type FrameInfo, type PagePort, type RunOptions } from '../mcp-server/browser-port';
 import { PageEnvelope, replySchema, type PageCommand, type PageReply } from '../page/protocol';
 import { parseRef } from '../page/refs';
 
@@ -88,7 +81,7 @@ export class ChromePagePort implements PagePort {
     let result: unknown;
     try {
       result = await raceAbort(call(), options.signal);
-      if ((result as { missing?: boolean } | undefined)?.missing) {
+      if (isMissing(result)) {
         await raceAbort(chrome.scripting.executeScript({ target, files: [PAGE_AGENT_FILE] }), options.signal);
         result = await raceAbort(call(), options.signal);
       }
@@ -97,44 +90,6 @@ export class ChromePagePort implements PagePort {
       throw explainScriptingError(error);
     }
     return readEnvelope(command, result);
-  }
-
-  async runInFrames<C extends PageCommand>(
-    tabId: number,
-    command: C,
-    options: FrameRunOptions = {},
-  ): Promise<Array<FrameRun<PageReply<C>>>> {
-    const { signal } = options;
-    const targetOf = (frameIds?: number[]) => (frameIds ? { tabId, frameIds } : { tabId, allFrames: true });
-    const call = (frameIds?: number[]) =>
-      raceAbort(
-        chrome.scripting.executeScript({ target: targetOf(frameIds), func: invokeAgent, args: [command] }),
-        signal,
-      );
-    let results: chrome.scripting.InjectionResult<unknown>[];
-    try {
-      results = await call(options.frameIds);
-      // Frames that never had the agent get it now, and are asked again; the rest keep their answer.
-      const missing = results.filter((result) => isMissing(result.result)).map((result) => result.frameId);
-      if (missing.length) {
-        await raceAbort(
-          chrome.scripting.executeScript({ target: targetOf(missing), files: [PAGE_AGENT_FILE] }),
-          signal,
-        );
-        const again = new Map((await call(missing)).map((result) => [result.frameId, result]));
-        results = results.map((result) => again.get(result.frameId) ?? result);
-      }
-    } catch (error) {
-      if (signal?.aborted) throw error;
-      throw explainScriptingError(error);
-    }
-    return results.map((result) => {
-      try {
-        return { frameId: result.frameId, reply: readEnvelope(command, result.result) };
-      } catch (error) {
-        return { frameId: result.frameId, error: error as PageCommandError };
-      }
-    });
   }
 
   async frames(tabId: number): Promise<FrameInfo[]> {

@@ -2,24 +2,27 @@ import type { z } from 'zod';
 import type { PageEnv } from '../env';
 import { PageError } from '../env';
 import type { SnapshotCommand } from '../protocol';
+import { refPrefix } from '../refs';
 import { walkSnapshot } from '../snapshot';
 
 /** How long a parent waits for its child frames' introductions before walking without them. */
-const HANDSHAKE_WAIT_MS = 1_000;
+const HANDSHAKE_WAIT_MS = 750;
 
 export async function runSnapshot(command: z.output<typeof SnapshotCommand>, env: PageEnv) {
-  const frameId = command.frames ? command.frames[env.documentId] : command.frameId;
-  if (frameId === undefined)
-    throw new PageError('This frame loaded a new document during the snapshot. Call snapshot again.', 'frame-changed');
+  const { frameId, nonce } = command;
   const refs = env.refs(frameId);
+  if (refs.prefix !== refPrefix(frameId))
+    throw new PageError('This document answered for another frame. Call snapshot again.', 'frame-changed');
   refs.startAt(command.refBase);
-  const nonce = command.nonce;
-  const children = command.children?.[env.documentId];
-  if (nonce && children?.length) await env.frames.awaitDocuments(nonce, children, HANDSHAKE_WAIT_MS);
+  if (nonce) {
+    // Children introduce themselves while we wait, so each iframe element can be matched to its frame.
+    env.frames.announce(nonce, frameId);
+    if (command.childFrames?.length) await env.frames.awaitFrames(nonce, command.childFrames, HANDSHAKE_WAIT_MS);
+  }
   const root = env.queryRoot(frameId === 0 ? command.selector : undefined);
   const { lines, frames } = walkSnapshot(root, {
     refs,
-    frameDocument: nonce ? (element) => env.frames.documentIn(element, nonce) : undefined,
+    frameInside: nonce ? (element) => env.frames.frameIn(element, nonce) : undefined,
   });
   refs.prune();
   return {
