@@ -1,12 +1,11 @@
 /**
- * Inline, keyboard-operable prompts: write confirmations from the gates and permission requests
- * from agents. Confirmations queue: one card at a time, oldest first, with the number waiting
+ * Inline, keyboard-operable write confirmations from the gates (agents' permission requests are
+ * answered in the chat). Confirmations queue: one card at a time, oldest first, with the number waiting
  * behind it. A card's timeout runs only while it is on screen (nobody can answer a card they cannot
  * see); no answer in time is a denial. A call that is cancelled withdraws its card, wherever it is
  * in the queue. The card never takes focus from a text field the user is typing in, so a stray
  * Enter cannot approve anything; Escape denies.
  */
-import type { PermissionPrompt } from '../../acp/permissions';
 import type { ConfirmAnswer, ConfirmRequest } from '../../mcp-server/gates/types';
 import { h } from '../dom';
 import { t } from '../i18n';
@@ -153,32 +152,5 @@ export class PromptTray {
     };
     this.#renderCount();
     if (keepFocus || !typingInField()) card.focus();
-  }
-
-  permission(agentName: string, prompt: PermissionPrompt): void {
-    const headingId = `permission-${prompt.id}`;
-    const card = h(
-      'section',
-      { className: 'prompt permission', role: 'alertdialog', 'aria-labelledby': headingId },
-      h('h3', { id: headingId }, `${agentName}: ${prompt.request.toolCall.title ?? prompt.tool}`),
-      h(
-        'div',
-        { className: 'actions' },
-        ...prompt.request.options.map((option) =>
-          h(
-            'button',
-            {
-              type: 'button',
-              className: option.kind.startsWith('allow') ? 'primary' : 'danger',
-              onclick: () => prompt.answer(option.optionId),
-            },
-            option.name,
-          ),
-        ),
-      ),
-    );
-    void prompt.settled.then(() => card.remove());
-    this.root.append(card);
-    if (!typingInField()) card.querySelector<HTMLButtonElement>('button')?.focus();
   }
 }
