@@ -40,7 +40,8 @@ export interface AgentFacts {
   id: string;
   hiddenServers: readonly string[];
   name(): string;
-  exposed?(): boolean;
+  /** Whether the agent is still offered the server of this name (the user can withdraw one mid-session). */
+  exposed?(serverName: string): boolean;
 }
 
 /** `declared`: the set of connector servers changed (needs a new declaration); `tools`: one server's tools did. */
@@ -145,7 +146,7 @@ export class ConnectorHub {
       windowId: this.o.windowId,
       site: () => this.site(this.get(connector.id) ?? connector),
       enabled: () => this.get(connector.id) === connector && this.settingsOf(connector.id).enabled,
-      ...(agent.exposed ? { exposed: agent.exposed } : {}),
+      ...(agent.exposed ? { exposed: () => agent.exposed!(connector.id) } : {}),
       port: this.o.port,
       gates: this.o.gates,
       grants: this.o.grants,

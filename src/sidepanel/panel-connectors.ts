@@ -23,6 +23,8 @@ export interface PanelConnectorsOptions {
   settings(): Settings;
   saveSettings(next: Settings): Promise<void>;
   promptsRoot: HTMLElement;
+  /** Whether an agent is still offered a server (the gates' exposure check), read on every call. */
+  exposedFor?(agentId: string, server: string): () => boolean;
   /** Problems the user should read (a stored recipe that no longer reads). */
   notice(text: string): void;
 }
@@ -65,6 +67,7 @@ export async function startConnectors(o: PanelConnectorsOptions): Promise<PanelC
           id: profile.id,
           hiddenServers: profile.hiddenServers,
           name: () => o.settings().agents.find((a) => a.id === profile.id)?.name ?? profile.name,
+          ...(o.exposedFor ? { exposed: (server: string) => o.exposedFor!(profile.id, server)() } : {}),
         },
         Math.max(0, Math.min(MAX_CONNECTOR_SERVERS, 8 - taken)),
       ),

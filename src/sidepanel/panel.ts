@@ -76,6 +76,7 @@ export async function startPanel(): Promise<void> {
     settings: () => settings,
     saveSettings,
     promptsRoot,
+    exposedFor: (agentId, server) => gatesWiring.exposedFor(agentId, server),
     notice: (text) => chat.notice(text),
   });
 
