@@ -23,8 +23,6 @@ type ActionCommand = Extract<
 >;
 
 export const ACTION_LOAD_TIMEOUT_MS = 15_000;
-/** A diff longer than this share of the full snapshot reads worse than the snapshot itself. */
-const DIFF_SHARE_LIMIT = 0.6;
 /** After a new document loads, its scripts often render a moment later: a short settle. */
 export const AFTER_LOAD_SETTLE = { quietMs: 100, idleMs: 150, capMs: 2_000 };
 
@@ -75,7 +73,7 @@ function settleNote(reply: z.infer<typeof ActionReply> | undefined): string {
 
 /**
  * The page after an action or navigation: the diff against `before` when it is the same document
- * and the diff is the shorter read, else the full snapshot. Pages on sites the gates refuse are
+ * (unless the diff would be longer than the page), else the full snapshot. Pages on sites the gates refuse are
  * not read at all.
  */
 export async function reportPage(
@@ -98,7 +96,8 @@ export async function reportPage(
   if (before && before.documentId === after.documentId) {
     const diff = diffSnapshots(before, after);
     const text = diff && formatDiff(diff, DEFAULT_MAX_CHARS);
-    if (text && text.length <= Math.max(400, full.length * DIFF_SHARE_LIMIT)) {
+    // A diff longer than the whole page reads worse than the page itself.
+    if (text && text.length <= full.length) {
       response.text(line);
       response.pageText(origin, text);
       return;

@@ -96,6 +96,26 @@ function sameBox(a: DOMRect, b: DOMRect): boolean {
   return Math.abs(a.x - b.x) < 0.5 && Math.abs(a.y - b.y) < 0.5 && a.width === b.width && a.height === b.height;
 }
 
+/** Keyframe properties (as `getKeyframes()` names them) that move or resize an element. */
+const MOVING_PROPERTY =
+  /^(transform|translate|rotate|scale|left|top|right|bottom|inset\w*|margin\w*|width|height|offset\w*)$/;
+
+/**
+ * A running animation that moves the element or an ancestor. Comparing boxes across a frame misses
+ * these when frames are slow to come (the animation clock only advances with a frame), so the
+ * animations are asked directly.
+ */
+function movingAnimation(element: Element): boolean {
+  for (const animation of element.ownerDocument.getAnimations()) {
+    if (animation.playState !== 'running') continue;
+    const effect = animation.effect as KeyframeEffect | null;
+    const target = effect?.target;
+    if (!target || !composedContains(target, element)) continue;
+    if (effect.getKeyframes().some((frame) => Object.keys(frame).some((key) => MOVING_PROPERTY.test(key)))) return true;
+  }
+  return false;
+}
+
 /** The centre of the part of the box inside the viewport. */
 function centreInView(rect: DOMRect, view: Window): { x: number; y: number } {
   const left = Math.max(rect.left, 0);
@@ -144,7 +164,7 @@ async function attempt(element: Element, options: ActionabilityOptions, signal: 
   if (!settled) {
     throw new NotActionable('visible', 'it disappeared', 'Call snapshot again to see the page as it is now.');
   }
-  if (!sameBox(box, settled)) {
+  if (!sameBox(box, settled) || movingAnimation(element)) {
     throw new NotActionable(
       'stable',
       'it is still moving (animating)',

@@ -17,6 +17,10 @@ export function describeElement(element: Element): string {
     // Detached or exotic elements: fall back to what the element shows.
   }
   if (!name) name = element.getAttribute('placeholder') ?? element.getAttribute('title') ?? '';
+  // Paragraphs and plain containers have no accessible name: what they say identifies them.
+  if (!name && !(element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement)) {
+    name = (element as HTMLElement).innerText ?? element.textContent ?? '';
+  }
   name = clip(neutraliseText(name), NAME_LIMIT);
   return `<${tag}${type}>${name ? ` "${name}"` : ''}`;
 }

@@ -68,20 +68,20 @@ export function movePointer(hit: Element, x: number, y: number): void {
   if (previous !== hit) {
     const oldChain = chainOf(previous);
     const newChain = chainOf(hit);
+    const leaving = oldChain.filter((e) => !newChain.includes(e));
+    const entering = newChain.filter((e) => !oldChain.includes(e)).reverse();
+    // Pointer events come before their mouse twins; enter and leave walk the ancestors.
     if (previous) {
       fire(previous, 'pointerout', { x, y, relatedTarget: hit });
+      for (const element of leaving) fire(element, 'pointerleave', { x, y, relatedTarget: hit, bubbles: false });
       fire(previous, 'mouseout', { x, y, relatedTarget: hit });
-      for (const element of oldChain.filter((e) => !newChain.includes(e))) {
-        fire(element, 'pointerleave', { x, y, relatedTarget: hit, bubbles: false });
-        fire(element, 'mouseleave', { x, y, relatedTarget: hit, bubbles: false });
-      }
+      for (const element of leaving) fire(element, 'mouseleave', { x, y, relatedTarget: hit, bubbles: false });
     }
-    fire(hit, 'pointerover', { x, y, relatedTarget: previous ?? null });
-    fire(hit, 'mouseover', { x, y, relatedTarget: previous ?? null });
-    for (const element of newChain.filter((e) => !oldChain.includes(e)).reverse()) {
-      fire(element, 'pointerenter', { x, y, relatedTarget: previous ?? null, bubbles: false });
-      fire(element, 'mouseenter', { x, y, relatedTarget: previous ?? null, bubbles: false });
-    }
+    const from = previous ?? null;
+    fire(hit, 'pointerover', { x, y, relatedTarget: from });
+    for (const element of entering) fire(element, 'pointerenter', { x, y, relatedTarget: from, bubbles: false });
+    fire(hit, 'mouseover', { x, y, relatedTarget: from });
+    for (const element of entering) fire(element, 'mouseenter', { x, y, relatedTarget: from, bubbles: false });
     emulateHover(document, newChain);
   }
   fire(hit, 'pointermove', { x, y });
