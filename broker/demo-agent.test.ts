@@ -119,3 +119,27 @@ describe('command arguments', () => {
     expect(ASK_OPTIONS.map((option) => option.optionId)).toEqual(ASK_OPTIONS.map((option) => option.kind));
   });
 });
+
+describe('the demo agent in a room', () => {
+  it('mention addresses another agent', async () => {
+    const { io, said } = recordingIO();
+    await runDemoTurn('mention Beta what do you think?', io);
+    expect(said.join('')).toBe('@Beta what do you think?');
+  });
+
+  it('bounce goes to the named agent, and a relayed bounce goes back to its sender', async () => {
+    const { io, said } = recordingIO();
+    await runDemoTurn('bounce Beta', io);
+    await runDemoTurn('<message from="Beta">\n@Alpha bounce\n</message>', io);
+    expect(said).toEqual(['@Beta bounce', '@Beta bounce']);
+  });
+
+  it('answers each relayed message of a batch, then what the human added', async () => {
+    const { io, said } = recordingIO();
+    await runDemoTurn(
+      '<message from="A">\n@Me hello\n</message>\n\n<message from="B" partial="true">\n@Me there\n</message>\n\nand you',
+      io,
+    );
+    expect(said).toEqual(['You said: hello', 'You said: there', 'You said: and you']);
+  });
+});

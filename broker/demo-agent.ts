@@ -9,6 +9,7 @@
 import { browserCommands } from './demo-commands/browser';
 import { connectorCommands } from './demo-commands/connectors';
 import { robustnessCommands } from './demo-commands/robustness';
+import { roomCommands, splitRelays } from './demo-commands/room';
 import type { DemoCommand, TurnIO } from './demo-commands/turn-io';
 
 export { fence, withBrowser, type DemoCommand, type TurnIO } from './demo-commands/turn-io';
@@ -25,6 +26,7 @@ export const COMMANDS: Readonly<Record<string, DemoCommand>> = {
   ...browserCommands,
   ...connectorCommands,
   ...robustnessCommands,
+  ...roomCommands,
 };
 
 export function helpText(): string {
@@ -37,6 +39,13 @@ export function helpText(): string {
 }
 
 export async function runDemoTurn(text: string, io: TurnIO): Promise<void> {
+  // Replies of other agents arrive wrapped by the panel's room; answer each as if said to us.
+  const { relays, rest } = splitRelays(text);
+  for (const relay of relays) await runCommand(relay.body, { ...io, from: relay.from });
+  if (rest || relays.length === 0) await runCommand(rest, io);
+}
+
+async function runCommand(text: string, io: TurnIO): Promise<void> {
   const input = text.trim();
   const word = (input.split(/\s+/)[0] ?? '').toLowerCase();
   const command = Object.hasOwn(COMMANDS, word) ? COMMANDS[word] : undefined;

@@ -4,6 +4,8 @@ import type { CallToolResult, PanelServer } from '../panel-tools';
 
 export interface TurnIO {
   readonly signal: AbortSignal;
+  /** The agent whose relayed reply this turn answers, when it is one. */
+  readonly from?: string;
   /** Streams markdown to the chat, in chunks. */
   say(markdown: string): Promise<void>;
   /** The browser-tools server the panel declared, if any. */
