@@ -53,7 +53,7 @@ export async function ensurePackages(packages: readonly DebianPackage[]): Promis
   if (missing.length === 0) return;
   if (!isRoot()) {
     throw new Error(
-      `Test apps need Debian packages that are missing. Install them as root:\n  ${installCommand(missing)}`,
+      `Test apps need Debian packages that are missing. Install them as root (with the answers preseeded in .ci/run):\n  ${installCommand(missing)}`,
     );
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
