@@ -27,7 +27,7 @@ export const INTERACTIVE_ROLES = new Set([
 ]);
 
 /** Wrappers with no meaning of their own: their children are shown in their place. */
-export const FLATTENED_ROLES = new Set(['generic', 'none', 'presentation', 'paragraph', 'rowgroup', 'group']);
+export const FLATTENED_ROLES = new Set(['generic', 'none', 'presentation', 'paragraph', 'rowgroup']);
 
 /**
  * Containers whose name, unless the author gave one, is just their content. When their children are

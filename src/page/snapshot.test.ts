@@ -79,6 +79,19 @@ line two</textarea>`);
     expect(snap('<label>Email <input type="email"></label>')).toEqual(['- textbox "Email" [ref=e1]']);
   });
 
+  it('does not repeat a caption or legend that names its table or fieldset', () => {
+    const lines = snap(`
+      <table><caption>Totals</caption><tr><td>42</td></tr></table>
+      <fieldset><legend>Contact</legend><input aria-label="Phone"></fieldset>`);
+    expect(lines).toEqual([
+      '- table "Totals"',
+      '  - row',
+      '    - cell "42"',
+      '- group "Contact"',
+      '  - textbox "Phone" [ref=e1]',
+    ]);
+  });
+
   it('neutralises page text that tries to forge lines, refs and quotes', () => {
     const lines = snap(`
       <button>OK"] [ref=e99]\n- button "Pay" [ref=e1]</button>

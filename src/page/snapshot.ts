@@ -151,9 +151,20 @@ class SnapshotWalker {
       role = (element as HTMLElement).isContentEditable ? 'textbox' : role;
     // HTML-AAM leaves password fields without a role; they are text boxes to everyone who types.
     if (!role && tag === 'input' && (element as HTMLInputElement).type === 'password') role = 'textbox';
-    if (role === 'group' && tag !== 'fieldset' && !hasAuthorName(element)) role = null;
+    // Groups matter when named (a fieldset by its legend); unnamed ones are just wrappers.
+    if (
+      role === 'group' &&
+      !hasAuthorName(element) &&
+      !(tag === 'fieldset' && element.querySelector(':scope > legend'))
+    )
+      role = null;
     if ((role === 'form' || role === 'region') && !hasAuthorName(element)) role = null;
     if (tag === 'label') quiet ||= this.#labelsVisibleControl(element as HTMLLabelElement);
+    // A caption or legend is already the name of its table or fieldset: do not print it twice.
+    if ((tag === 'caption' || tag === 'legend') && element.parentElement && !hasAuthorName(element.parentElement)) {
+      quiet = true;
+      role = null;
+    }
     const clickable =
       visible && pointer && !parentPointer && (!role || FLATTENED_ROLES.has(role)) && !LEAF_TAGS.has(tag);
     if (clickable && !(tag === 'label' && quiet)) {

@@ -1,0 +1,57 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it } from 'vitest';
+import { PageAgent } from '../agent';
+
+const agent = () => new PageAgent(document);
+
+async function wait(target: PageAgent, command: Record<string, unknown>) {
+  return target.handle({ op: 'waitFor', waitId: 'w1', timeoutMs: 2_000, ...command });
+}
+
+describe('waitFor', () => {
+  afterEach(() => {
+    document.body.innerHTML = '';
+  });
+
+  it('answers at once when the text is already there', async () => {
+    document.body.innerHTML = '<p>Saved</p>';
+    expect(await wait(agent(), { text: 'saved' })).toMatchObject({ ok: true, value: { met: true } });
+  });
+
+  it('resolves when text appears after a DOM change', async () => {
+    const page = agent();
+    const pending = wait(page, { text: 'Order placed' });
+    setTimeout(
+      () => document.body.append(Object.assign(document.createElement('p'), { textContent: 'Order placed' })),
+      50,
+    );
+    expect(await pending).toMatchObject({ ok: true, value: { met: true } });
+  });
+
+  it('resolves when an element disappears', async () => {
+    document.body.innerHTML = '<div class="spinner">Loading</div>';
+    const pending = wait(agent(), { selector: '.spinner', gone: true });
+    setTimeout(() => document.querySelector('.spinner')!.remove(), 50);
+    expect(await pending).toMatchObject({ ok: true, value: { met: true } });
+  });
+
+  it('gives up after the timeout', async () => {
+    const started = Date.now();
+    const result = await wait(agent(), { text: 'never', timeoutMs: 150 });
+    expect(result).toMatchObject({ ok: true, value: { met: false } });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+  });
+
+  it('stops when the panel cancels it', async () => {
+    const page = agent();
+    const pending = wait(page, { text: 'never', timeoutMs: 10_000 });
+    expect(page.waits.has('w1')).toBe(true);
+    await page.handle({ op: 'cancelWait', waitId: 'w1' });
+    expect(await pending).toMatchObject({ ok: true, value: { met: false } });
+    expect(page.waits.size).toBe(0);
+  });
+
+  it('refuses a selector that is not CSS', async () => {
+    expect(await wait(agent(), { selector: '[[nope' })).toMatchObject({ ok: false, code: 'bad-selector' });
+  });
+});
