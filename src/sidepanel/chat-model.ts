@@ -41,7 +41,14 @@ export class ChatModel {
   }
 
   #emit(change: ChatChange): void {
-    for (const listener of this.#listeners) listener(change);
+    for (const listener of this.#listeners) {
+      // A view that fails must not stop the others, nor the connection that reported the update.
+      try {
+        listener(change);
+      } catch (error) {
+        console.error('Tabwright: a chat view failed to apply a change', error);
+      }
+    }
   }
 
   #id(kind: string): string {

@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { md } from './engine';
 import { StreamingMarkdown } from './stream';
 
 const reply = readFileSync(resolve(import.meta.dirname, '../../../test/fixtures/markdown/reply.md'), 'utf8');
@@ -116,5 +117,23 @@ describe('StreamingMarkdown', () => {
     stream.reset('**restored**');
     expect(stream.element.innerHTML).toBe('<p><strong>restored</strong></p>');
     expect(stream.dirty).toBe(false);
+  });
+
+  it('shows the text plainly if rendering fails, and keeps it', () => {
+    const render = vi.spyOn(md.renderer, 'render').mockImplementation(() => {
+      throw new Error('renderer fault');
+    });
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const stream = new StreamingMarkdown();
+      stream.append('**not bold** <b>raw</b>\n\nsecond');
+      stream.flush();
+      expect(stream.element.querySelector('p.plain-text')!.textContent).toBe('**not bold** <b>raw</b>\n\nsecond');
+      expect(stream.dirty).toBe(false);
+      expect(errors).toHaveBeenCalledOnce();
+    } finally {
+      render.mockRestore();
+      errors.mockRestore();
+    }
   });
 });

@@ -100,6 +100,22 @@ export class StreamingMarkdown {
 
   /** Renders what arrived since the last flush; `final` once no more text will come. */
   flush(final = false): void {
+    try {
+      this.#flush(final);
+    } catch (error) {
+      // Never lose the reply to a rendering fault: show it as plain text instead.
+      console.error('Tabwright: markdown rendering failed; showing plain text', error);
+      this.#restart();
+      const plain = document.createElement('p');
+      plain.className = 'plain-text';
+      plain.textContent = this.#text;
+      this.element.append(plain);
+      this.#renderedLength = this.#text.length;
+      this.#final = true;
+    }
+  }
+
+  #flush(final: boolean): void {
     if (this.#final) {
       if (!this.dirty) return;
       this.#restart();
@@ -112,7 +128,7 @@ export class StreamingMarkdown {
       // A reference may be used above its definition, and blocks rendered before the definition
       // arrived would be kept: only a whole-text render gets that right.
       this.#restart();
-      return this.flush(true);
+      return this.#flush(true);
     }
     const lines = lineStarts(source);
     const blocks = topLevelBlocks(tokens);
