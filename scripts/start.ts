@@ -55,17 +55,25 @@ async function serveDemo(): Promise<{ url: string; close(): void }> {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { headless: { type: 'boolean', default: false }, port: { type: 'string', default: '8765' } },
+    options: {
+      headless: { type: 'boolean', default: false },
+      port: { type: 'string', default: '8765' },
+      agent: { type: 'string' },
+    },
   });
   const headless = values.headless || !process.env.DISPLAY;
   buildIfNeeded();
   const token = freshToken();
-  const broker = await startBroker({
-    port: Number(values.port),
+  const options = {
     token,
     version: pkg.version,
-    log: (line) => console.log(`[broker] ${line}`),
-  }).catch(() => startBroker({ port: 0, token, version: pkg.version, log: (line) => console.log(`[broker] ${line}`) }));
+    log: (line: string) => console.log(`[broker] ${line}`),
+    ...(values.agent ? { agentCommand: values.agent } : {}),
+  };
+  // The usual port when it is free, any free port otherwise.
+  const broker = await startBroker({ ...options, port: Number(values.port) }).catch(() =>
+    startBroker({ ...options, port: 0 }),
+  );
   const demo = await serveDemo();
   // A copy of dist/ that also tells the first run where this broker is (never the token).
   const extension = mkdtempSync(join(tmpdir(), 'tabwright-extension-'));
@@ -73,7 +81,9 @@ async function main(): Promise<void> {
   writeFileSync(join(extension, 'local-broker.json'), JSON.stringify({ url: broker.url }));
   const profile = mkdtempSync(join(tmpdir(), 'tabwright-profile-'));
   console.log(
-    `\nTabwright ${pkg.version}\n  Broker URL: ${broker.url}\n  Token:      ${token}\n  Demo page:  ${demo.url}\n`,
+    `\nTabwright ${pkg.version}\n  Broker URL: ${broker.url}\n  Token:      ${token}\n` +
+      `  MCP URL:    ${broker.mcpUrl} (header Authorization: Bearer <token>)\n` +
+      `  Agent:      ${values.agent ?? 'the demo agent'}\n  Demo page:  ${demo.url}\n`,
   );
 
   const context = await chromium.launchPersistentContext(profile, {
