@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startShowcasePeer, type ShowcasePeer } from '../peers/showcase-peer';
+import { addAgentThroughForm, launchWithExtension, openPanelTab, sendMessage, type Launched } from './harness';
+
+const T = { timeout: 20_000 };
+
+describe('the chat history of a window', () => {
+  let launched: Launched;
+  let peer: ShowcasePeer;
+
+  beforeAll(async () => {
+    peer = await startShowcasePeer();
+    launched = await launchWithExtension();
+  });
+  afterAll(async () => {
+    await launched?.close();
+    await peer?.close();
+  });
+
+  it('comes back when the panel is closed and reopened, with the draft and messages not sent yet', async () => {
+    const panel = await openPanelTab(launched);
+    await addAgentThroughForm(panel, { name: 'Keeper', url: peer.url, token: '' });
+    await expect.poll(() => panel.getByRole('button', { name: /^Keeper: connected/ }).count(), T).toBe(1);
+    const firstSession = peer.sessions.at(-1)!.id;
+    await sendMessage(panel, 'remember me');
+    await expect
+      .poll(() => panel.locator('article.message.agent.done .markdown').last().textContent(), T)
+      .toBe('echo: remember me');
+
+    // Disconnected, a message waits in the queue; a second one is only typed.
+    await panel.getByRole('button', { name: /^Keeper: connected/ }).click();
+    await panel.getByRole('button', { name: 'Disconnect Keeper' }).click();
+    await expect.poll(() => panel.getByRole('button', { name: /^Keeper: disabled/ }).count(), T).toBe(1);
+    await sendMessage(panel, 'sent while away');
+    const waiting = panel.locator('article.message.user.queued');
+    await expect.poll(() => waiting.locator('.body').textContent(), T).toBe('sent while away');
+    expect(await waiting.locator('.queued-badge').textContent()).toBe('queued');
+    await panel.getByRole('textbox', { name: 'Message' }).fill('half-written thought');
+    await expect
+      .poll(async () => {
+        const stored = JSON.stringify(await panel.evaluate(() => chrome.storage.local.get(null)));
+        return stored.includes('half-written thought') && stored.includes('sent while away');
+      }, T)
+      .toBe(true);
+    expect(peer.prompts).not.toContain('sent while away');
+    await panel.close();
+
+    const reopened = await openPanelTab(launched);
+    const users = reopened.locator('article.message.user .body');
+    await expect.poll(() => users.allTextContents(), T).toEqual(['remember me', 'sent while away']);
+    expect(await reopened.locator('article.message.agent .markdown').first().textContent()).toBe('echo: remember me');
+    expect(await reopened.getByRole('textbox', { name: 'Message' }).inputValue()).toBe('half-written thought');
+
+    // The agent reconnects into the same session and the queued message finally leaves, once.
+    await expect.poll(() => peer.prompts.filter((p) => p === 'sent while away').length, T).toBe(1);
+    await expect
+      .poll(() => reopened.locator('article.message.agent.done .markdown').last().textContent(), T)
+      .toBe('echo: sent while away');
+    expect(peer.sessions.at(-1)!.id).toBe(firstSession);
+    await expect.poll(() => reopened.locator('article.message.user.queued').count(), T).toBe(0);
+    await reopened.close();
+  });
+});
