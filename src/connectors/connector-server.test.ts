@@ -80,7 +80,8 @@ function serverWith(options: {
   };
   const port = new FakeTabPort({ pages: { '/': '<p>home</p>', '/things': '<ul><li>a</li><li>b</li><li>c</li></ul>' } });
   const server = new ConnectorToolServer({
-    connector,
+    id: connector.id,
+    connector: () => connector,
     version: '9',
     agentName: () => 'Agent',
     windowId: 1,

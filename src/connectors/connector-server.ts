@@ -18,7 +18,10 @@ interface Registered extends RegisteredTool {
 }
 
 export interface ConnectorServerOptions {
-  connector: Connector;
+  /** The connector's id: the server's declared name, stable for the life of the declaration. */
+  id: string;
+  /** The connector as it is now: a re-imported recipe changes its tools, a removed one is gone. */
+  connector(): Connector | undefined;
   version: string;
   agentName(): string;
   windowId: number;
@@ -46,23 +49,30 @@ export function connectorInstructions(connector: Connector): string {
 }
 
 export class ConnectorToolServer implements ToolServer {
-  readonly #registry: ToolRegistry<Registered>;
+  #built: { connector: Connector; registry: ToolRegistry<Registered> } | undefined;
 
-  constructor(private readonly o: ConnectorServerOptions) {
-    this.#registry = new ToolRegistry(
-      o.connector.id,
-      Object.entries(o.connector.tools).map(([name, tool]) => ({
-        name,
-        description: tool.description,
-        input: tool.input,
-        write: tool.destructive,
-        tool,
-      })),
-    );
+  constructor(private readonly o: ConnectorServerOptions) {}
+
+  /** The registry of the connector as it is now, rebuilt only when the connector changed. */
+  #registry(connector: Connector): ToolRegistry<Registered> {
+    if (this.#built?.connector !== connector) {
+      const registry = new ToolRegistry(
+        connector.id,
+        Object.entries(connector.tools).map(([name, tool]) => ({
+          name,
+          description: tool.description,
+          input: tool.input,
+          write: tool.destructive,
+          tool,
+        })),
+      );
+      this.#built = { connector, registry };
+    }
+    return this.#built.registry;
   }
 
   get name(): string {
-    return this.o.connector.id;
+    return this.o.id;
   }
 
   get version(): string {
@@ -70,23 +80,27 @@ export class ConnectorToolServer implements ToolServer {
   }
 
   get instructions(): string {
-    return connectorInstructions(this.o.connector);
+    const connector = this.o.connector();
+    return connector ? connectorInstructions(connector) : `The ${this.o.id} connector was removed.`;
   }
 
   list(): ToolListing[] {
-    return this.o.enabled() ? this.#registry.list() : [];
+    const connector = this.o.connector();
+    return connector && this.o.enabled() ? this.#registry(connector).list() : [];
   }
 
   async call(name: string, rawArgs: Record<string, unknown> | undefined, meta: CallMeta): Promise<CallToolResult> {
-    const { connector } = this.o;
+    const connector = this.o.connector();
+    if (!connector) return errorResult(`The ${this.o.id} connector was removed from Tabwright.`);
     if (!this.o.enabled()) {
       return errorResult(
         `The ${connector.name} connector is turned off in Tabwright settings. Only the user can turn it on.`,
       );
     }
-    const entry = this.#registry.lookup(name);
+    const registry = this.#registry(connector);
+    const entry = registry.lookup(name);
     if (!entry) {
-      const known = this.#registry
+      const known = registry
         .list()
         .map((listing) => listing.name)
         .join(', ');
@@ -102,29 +116,33 @@ export class ConnectorToolServer implements ToolServer {
         signal: meta.signal,
         ...(o.exposed ? { exposed: o.exposed } : {}),
         // The gates judge the connector's site; its own tab is opened only once they let the call through.
-        resolveTab: async () => this.#siteTab(),
-        execute: (args) => this.#execute(entry.tool, args, meta.signal),
+        resolveTab: async () => this.#siteTab(connector),
+        execute: (args) => this.#execute(connector, entry.tool, args, meta.signal),
       },
       o.gates,
       o.grants,
     );
   }
 
-  #siteTab(): TabInfo | undefined {
+  #siteTab(connector: Connector): TabInfo | undefined {
     const site = this.o.site();
     if (!site) return undefined;
     return {
       id: -1,
       windowId: this.o.windowId,
       url: site,
-      title: this.o.connector.name,
+      title: connector.name,
       active: false,
       loading: false,
     };
   }
 
-  async #execute(tool: ConnectorTool, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
-    const { connector } = this.o;
+  async #execute(
+    connector: Connector,
+    tool: ConnectorTool,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<CallToolResult> {
     const site = this.o.site();
     if (!site) return errorResult(noSiteText(connector));
     const ctx = createConnectorContext({

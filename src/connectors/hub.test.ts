@@ -47,7 +47,12 @@ describe('the connector hub', () => {
     expect(hub.serversFor(agent())).toEqual([]);
     await hub.setEnabled('fossil', true);
     await hub.setEnabled('redmine', true);
-    expect(changes).toEqual([{ kind: 'declared' }, { kind: 'declared' }]);
+    expect(changes).toEqual([
+      { kind: 'tools', connectorId: 'fossil' },
+      { kind: 'declared' },
+      { kind: 'tools', connectorId: 'redmine' },
+      { kind: 'declared' },
+    ]);
     expect(hub.serversFor(agent()).map((s) => `${s.key} ${s.server.name}`)).toEqual([
       'connector:fossil fossil',
       'connector:redmine redmine',
@@ -79,20 +84,25 @@ describe('the connector hub', () => {
 
     await hub.importRecipe(RECIPE.replace('"list_my_issues"', '"my_issues"'));
     expect(changes.at(-1)).toEqual({ kind: 'tools', connectorId: 'myredmine' });
-    // The old server lists nothing now; a new declaration gets the new tools.
-    expect(entry!.server.list()).toEqual([]);
-    expect(
-      hub
-        .serversFor(agent())[0]!
-        .server.list()
-        .map((t) => t.name),
-    ).toEqual(['myredmine.my_issues']);
+    // The declared server now lists the new tools; list_changed tells the agent to list again.
+    expect(entry!.server.list().map((t) => t.name)).toEqual(['myredmine.my_issues']);
+    expect(hub.serversFor(agent())[0]!.server).toBe(entry!.server);
 
     const again = new RecipeStore(area);
     expect((await again.load()).recipes.map((r) => Object.keys(r.tools))).toEqual([['my_issues']]);
 
     await hub.removeRecipe('myredmine');
     expect(changes.at(-1)).toEqual({ kind: 'tools', connectorId: 'myredmine' });
+    expect(entry!.server.list()).toEqual([]);
+    const removed = await entry!.server.call(
+      'myredmine.my_issues',
+      {},
+      { signal: new AbortController().signal, requestId: '1' },
+    );
+    expect(removed).toMatchObject({
+      isError: true,
+      content: [{ text: 'The myredmine connector was removed from Tabwright.' }],
+    });
     expect(hub.get('myredmine')).toBeUndefined();
     expect((await new RecipeStore(area).load()).recipes).toEqual([]);
   });

@@ -52,7 +52,7 @@ export const connectorServerKey = (id: string) => `connector:${id}`;
 export class ConnectorHub {
   readonly health: ConnectorHealth;
   #recipes: Connector[] = [];
-  readonly #servers = new Map<string, { connector: Connector; server: ConnectorToolServer }>();
+  readonly #servers = new Map<string, ConnectorToolServer>();
   readonly #listeners = new Set<() => void>();
   readonly #serverListeners = new Set<(change: ServersChange) => void>();
 
@@ -135,18 +135,21 @@ export class ConnectorHub {
       .map((connector) => ({ key: connectorServerKey(connector.id), server: this.#serverFor(agent, connector) }));
   }
 
+  /** One server per agent and connector id, kept for the life of the panel so its declared id stays put. */
   #serverFor(agent: AgentFacts, connector: Connector): ConnectorToolServer {
     const key = `${agent.id}:${connector.id}`;
     const cached = this.#servers.get(key);
-    if (cached && cached.connector === connector) return cached.server;
+    if (cached) return cached;
+    const id = connector.id;
     const server = new ConnectorToolServer({
-      connector,
+      id,
+      connector: () => this.get(id),
       version: this.o.version,
       agentName: agent.name,
       windowId: this.o.windowId,
-      site: () => this.site(this.get(connector.id) ?? connector),
-      enabled: () => this.get(connector.id) === connector && this.settingsOf(connector.id).enabled,
-      ...(agent.exposed ? { exposed: () => agent.exposed!(connector.id) } : {}),
+      site: () => this.site(this.get(id) ?? connector),
+      enabled: () => this.settingsOf(id).enabled,
+      ...(agent.exposed ? { exposed: () => agent.exposed!(id) } : {}),
       port: this.o.port,
       gates: this.o.gates,
       grants: this.o.grants,
@@ -157,7 +160,7 @@ export class ConnectorHub {
       onWorked: (c) => this.health.worked(c),
       log: (c, message) => this.o.log?.(c.id, message),
     });
-    this.#servers.set(key, { connector, server });
+    this.#servers.set(key, server);
     return server;
   }
 
@@ -188,6 +191,9 @@ export class ConnectorHub {
     const connector = this.get(id);
     if (!connector || this.settingsOf(id).enabled === enabled) return;
     await this.#update(id, (current) => ({ ...current, enabled }));
+    // A server already declared this session lists its tools again, or none: say so; one not
+    // declared yet needs a new declaration.
+    this.#serversChanged({ kind: 'tools', connectorId: id });
     this.#serversChanged({ kind: 'declared' });
     if (enabled) void this.health.check(connector);
   }
