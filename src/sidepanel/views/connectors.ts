@@ -8,6 +8,7 @@ import type { ConnectorHub } from '../../connectors/hub';
 import type { Connector } from '../../connectors/sdk';
 import { h } from '../dom';
 import { t } from '../i18n';
+import './connectors.css';
 
 function connectorCard(hub: ConnectorHub, connector: Connector, rerender: () => void): HTMLElement {
   const settings = hub.settingsOf(connector.id);
@@ -36,7 +37,10 @@ function connectorCard(hub: ConnectorHub, connector: Connector, rerender: () => 
     event.preventDefault();
     void hub.addSite(connector.id, siteInput.value).then((problem) => {
       if (problem) siteError.textContent = problem;
-      else rerender();
+      else {
+        siteInput.value = '';
+        rerender();
+      }
     });
   });
 
@@ -112,10 +116,8 @@ function recipeImport(hub: ConnectorHub, rerender: () => void): HTMLElement {
   const text = h('textarea', { id: 'recipe-json', rows: 6, spellcheck: 'false' });
   const file = h('input', { type: 'file', id: 'recipe-file', accept: 'application/json,.json' });
   const problems = h('ul', { className: 'field-error', role: 'alert', 'aria-label': t('recipeProblems') });
-  const done = h('p', { role: 'status', className: 'hint' });
   const importText = async (json: string) => {
     problems.replaceChildren();
-    done.textContent = '';
     const result = await hub.importRecipe(json);
     if ('errors' in result) {
       problems.append(...result.errors.map((error) => h('li', {}, error)));
@@ -137,7 +139,6 @@ function recipeImport(hub: ConnectorHub, rerender: () => void): HTMLElement {
     file,
     h('button', { type: 'submit' }, t('importRecipe')),
     problems,
-    done,
   );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -149,6 +150,14 @@ function recipeImport(hub: ConnectorHub, rerender: () => void): HTMLElement {
 export function connectorsSection(hub: ConnectorHub): HTMLElement {
   const root = h('section', { className: 'connectors', 'aria-labelledby': 'connectors-heading' });
   const render = () => {
+    // Health checks re-render the section while the user may be typing: keep what they typed and
+    // where they were.
+    const typed = new Map(
+      [...root.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input[type="text"], textarea')].map(
+        (field) => [field.id, field.value],
+      ),
+    );
+    const focused = root.contains(document.activeElement) ? document.activeElement?.id : undefined;
     root.replaceChildren(
       h('h3', { id: 'connectors-heading' }, t('connectorsHeading')),
       h('p', { className: 'hint' }, t('connectorsHint')),
@@ -156,9 +165,13 @@ export function connectorsSection(hub: ConnectorHub): HTMLElement {
       h('h4', {}, t('importRecipeHeading')),
       recipeImport(hub, render),
     );
+    for (const [id, value] of typed) {
+      const field = root.querySelector<HTMLInputElement | HTMLTextAreaElement>(`#${CSS.escape(id)}`);
+      if (field && !field.value) field.value = value;
+    }
+    if (focused) root.querySelector<HTMLElement>(`#${CSS.escape(focused)}`)?.focus();
   };
   render();
-  // Status changes (health checks, sign-outs) re-render while the section is on screen.
   const unsubscribe = hub.onChange(() => {
     if (!root.isConnected) return unsubscribe();
     render();
