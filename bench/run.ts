@@ -10,7 +10,10 @@ export interface Bench {
 }
 
 /** Each bench module is listed once here. */
-const benches: Array<() => Promise<{ bench: Bench }>> = [() => import('./snapshot.bench')];
+const benches: Array<() => Promise<{ bench: Bench }>> = [
+  () => import('./snapshot.bench'),
+  () => import('./actions.bench'),
+];
 
 async function main(): Promise<void> {
   const only = new Set(process.argv.slice(2));

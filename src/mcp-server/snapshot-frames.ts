@@ -15,7 +15,7 @@ export function stitchFrames(top: FrameSnapshot, byFrame: ReadonlyMap<number, Fr
   const out: string[] = [];
   const placed = new Set<number>([0]);
   const emit = (snapshot: FrameSnapshot, prefix: string) => {
-    const slots = new Map(snapshot.frames.map((slot) => [slot.line, slot.frameId]));
+    const slots = new Map((snapshot.frames ?? []).map((slot) => [slot.line, slot.frameId]));
     snapshot.lines.forEach((line, index) => {
       out.push(prefix + line);
       if (!slots.has(index)) return;

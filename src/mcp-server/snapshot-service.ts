@@ -75,9 +75,7 @@ export class SnapshotService {
   capture(tab: TabInfo, options: CaptureOptions = {}): Promise<Snapshot> {
     return this.#exclusive(tab.id, async () => {
       const refBase = await this.counters.next(tab.id);
-      const frames = await this.page.frames(tab.id).catch(() => [] as FrameInfo[]);
-      const children = frames.length > 1 ? await this.#childFrames(frames, options) : [];
-      const { top, byFrame } = await this.#walkFrames(tab.id, refBase, children, options);
+      const { top, byFrame } = await this.#walkFrames(tab.id, refBase, options);
       const nextRef = Math.max(top.nextRef, ...[...byFrame.values()].map((reply) => reply.nextRef));
       await this.counters.advance(tab.id, nextRef);
       const snapshot: Snapshot = {
@@ -104,30 +102,42 @@ export class SnapshotService {
   }
 
   /**
-   * One round: every frame walks at once. With child frames, each frame first introduces itself to
-   * its parent window (a nonce'd message), and each parent waits for its children's introductions,
-   * so its iframe elements can be matched to Chrome's frame ids and the trees stitched.
+   * The top frame walks at once while the frame list is fetched; most pages have no iframe and are
+   * done in that one round. When the top found iframes, every child frame walks next — introducing
+   * itself to its parent window with the snapshot's nonce, each parent waiting for its children —
+   * and the top matches its iframe elements to the frames that spoke from inside them.
    */
-  async #walkFrames(tabId: number, refBase: number, children: FrameInfo[], options: CaptureOptions) {
-    const nonce = children.length ? randomNonce() : undefined;
-    const childrenOf = (frameId: number) =>
-      children.filter((frame) => frame.parentFrameId === frameId).map((frame) => frame.frameId);
-    const command = (frameId: number) => ({
-      op: 'snapshot' as const,
-      frameId,
-      refBase,
-      ...(nonce ? { nonce, childFrames: childrenOf(frameId) } : {}),
-      ...(frameId === 0 && options.selector ? { selector: options.selector } : {}),
-    });
-    const run = (frameId: number) => this.page.run(tabId, command(frameId), { signal: options.signal, frameId });
-    const [top, ...rest] = await Promise.all([
-      run(0),
-      // A child frame that cannot answer (navigating, not scriptable) shows as unavailable.
-      ...children.map((frame) => run(frame.frameId).catch(() => undefined)),
+  async #walkFrames(tabId: number, refBase: number, options: CaptureOptions) {
+    const nonce = randomNonce();
+    const signal = options.signal;
+    const [frames, top] = await Promise.all([
+      this.page.frames(tabId).catch(() => [] as FrameInfo[]),
+      this.page.run(
+        tabId,
+        { op: 'snapshot', frameId: 0, refBase, nonce, ...(options.selector ? { selector: options.selector } : {}) },
+        { signal, frameId: 0 },
+      ),
     ]);
     const byFrame = new Map<number, FrameSnapshot & Reply>();
-    rest.forEach((reply, i) => reply && byFrame.set(children[i]!.frameId, reply));
-    return { top: top!, byFrame };
+    if (!top.frames?.length || frames.length < 2) return { top, byFrame };
+    const children = await this.#childFrames(frames, options);
+    const childrenOf = (frameId: number) =>
+      children.filter((frame) => frame.parentFrameId === frameId).map((frame) => frame.frameId);
+    const [slots, ...replies] = await Promise.all([
+      this.page.run(tabId, { op: 'frameSlots', nonce, childFrames: childrenOf(0) }, { signal, frameId: 0 }),
+      // A child frame that cannot answer (navigating, not scriptable) shows as unavailable.
+      ...children.map((frame) =>
+        this.page
+          .run(
+            tabId,
+            { op: 'snapshot', frameId: frame.frameId, refBase, nonce, childFrames: childrenOf(frame.frameId) },
+            { signal, frameId: frame.frameId },
+          )
+          .catch(() => undefined),
+      ),
+    ]);
+    replies.forEach((reply, i) => reply && byFrame.set(children[i]!.frameId, reply));
+    return { top: { ...top, frames: slots.frames }, byFrame };
   }
 
   last(tabId: number): Snapshot | undefined {

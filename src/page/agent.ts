@@ -13,7 +13,7 @@ import { runType } from './commands/type';
 import { runSecretFields } from './commands/secret-fields';
 import { runGetText } from './commands/get-text';
 import { runReadDom } from './commands/read-dom';
-import { runSnapshot } from './commands/snapshot';
+import { runFrameSlots, runSnapshot } from './commands/snapshot';
 import { runViewport } from './commands/viewport';
 import { runCancelWait, runWaitFor } from './commands/wait-for';
 import { PageError, type PageEnv } from './env';
@@ -41,6 +41,7 @@ const handlers: Handlers = {
   waitFor: runWaitFor,
   cancelWait: runCancelWait,
   viewport: runViewport,
+  frameSlots: runFrameSlots,
 };
 
 /** Works in insecure contexts too (plain http), where `crypto.randomUUID` is missing. */

@@ -19,6 +19,8 @@ interface Claim {
 export class FrameHandshake {
   readonly #claims = new Map<string, Claim[]>();
   readonly #listeners = new Set<() => void>();
+  /** The iframe elements of the last snapshot walked under a nonce, to match once children speak. */
+  #walked: { nonce: string; slots: Array<{ line: number; element: WeakRef<Element> }> } | undefined;
 
   constructor(private readonly view: Window) {
     view.addEventListener('message', (event) => this.#receive(event), true);
@@ -53,6 +55,20 @@ export class FrameHandshake {
     const window = (frame as HTMLIFrameElement).contentWindow;
     if (!window) return undefined;
     return this.#claims.get(nonce)?.find((claim) => claim.source === window)?.frameId;
+  }
+
+  rememberSlots(nonce: string, lines: readonly number[], elements: readonly Element[]): void {
+    this.#walked = { nonce, slots: elements.map((element, i) => ({ line: lines[i]!, element: new WeakRef(element) })) };
+  }
+
+  /** The remembered slots of `nonce`'s walk, each with the frame id announced from inside it. */
+  slotsOf(nonce: string): Array<{ line: number; frameId?: number }> {
+    if (this.#walked?.nonce !== nonce) return [];
+    return this.#walked.slots.map(({ line, element }) => {
+      const frame = element.deref();
+      const frameId = frame ? this.frameIn(frame, nonce) : undefined;
+      return frameId === undefined ? { line } : { line, frameId };
+    });
   }
 
   /** Resolves once every listed frame has announced itself, or after `timeoutMs`. */

@@ -21,6 +21,16 @@ export const SnapshotCommand = z.object({
   childFrames: z.array(z.number().int().positive()).optional(),
 });
 
+/**
+ * After a snapshot that found iframes: which frame each iframe element holds. The agent waits (a
+ * moment, bounded) for its child frames to introduce themselves, then matches them.
+ */
+export const FrameSlotsCommand = z.object({
+  op: z.literal('frameSlots'),
+  nonce: z.string(),
+  childFrames: z.array(z.number().int().positive()),
+});
+
 export const GetTextCommand = z.object({
   op: z.literal('getText'),
   selector: z.string().optional(),
@@ -134,6 +144,7 @@ export const PageCommand = z.discriminatedUnion('op', [
   WaitForCommand,
   CancelWaitCommand,
   ViewportCommand,
+  FrameSlotsCommand,
 ]);
 export type PageCommand = z.input<typeof PageCommand>;
 
@@ -147,6 +158,8 @@ export const SnapshotReply = z.object({
   /** Random per document, made by the page agent: changes exactly when the document does. */
   documentId: z.string(),
 });
+
+const FrameSlots = z.array(z.object({ line: z.number().int().nonnegative(), frameId: z.number().int().optional() }));
 
 export const TextReply = z.object({
   title: z.string(),
@@ -197,6 +210,7 @@ const replies = {
   waitFor: WaitReply,
   cancelWait: z.object({ cancelled: z.boolean() }),
   viewport: ViewportReply,
+  frameSlots: z.object({ frames: FrameSlots }),
 } as const;
 type Replies = typeof replies;
 

@@ -21,6 +21,8 @@ export interface FrameSlot {
 export interface WalkResult {
   lines: string[];
   frames: FrameSlot[];
+  /** The iframe element behind each slot, in the same order. */
+  frameElements: Element[];
 }
 
 export interface WalkOptions {
@@ -56,12 +58,13 @@ export function walkSnapshot(root: Element, options: WalkOptions): WalkResult {
     walker.visit(root, 0, true, false, false);
     walker.flushText();
   });
-  return { lines: walker.lines, frames: walker.frames };
+  return { lines: walker.lines, frames: walker.frames, frameElements: walker.frameElements };
 }
 
 class SnapshotWalker {
   readonly lines: string[] = [];
   readonly frames: FrameSlot[] = [];
+  readonly frameElements: Element[] = [];
   readonly #styles = new Map<Element, CSSStyleDeclaration>();
   #elementLines = 0;
   #refLines = 0;
@@ -265,6 +268,7 @@ class SnapshotWalker {
     this.flushText();
     const name = this.#name(element);
     this.frames.push({ line: this.lines.length, frameId: this.options.frameInside?.(element) });
+    this.frameElements.push(element);
     this.lines.push(`${indent(depth)}- iframe${name ? ` "${name}"` : ''}`);
     this.#elementLines++;
   }

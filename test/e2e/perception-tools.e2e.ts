@@ -82,10 +82,14 @@ describe('get_text, read_dom, tabs and wait_for', () => {
   });
 
   it('wait_for sees things disappear, times out with an error, and refuses bad arguments', async () => {
-    const page = await p.open('/perception/wait.html?delay=600');
+    const page = await p.open('/perception/wait.html?delay=1500');
+    expect(textOf(await p.call('snapshot'))).toContain('- text "Loading…"');
     const gone = await p.call('wait_for', { text: 'Loading', gone: true, timeout: 10_000 });
     expect(gone.isError).toBeFalsy();
     expect(textOf(gone)).toContain('disappeared');
+    // Same document as the snapshot before: the answer is what changed, not the whole page again.
+    expect(textOf(gone)).toContain('# changes since the previous snapshot');
+    expect(textOf(gone)).toMatch(/- text "Saved successfully"/);
     const started = Date.now();
     const late = await p.call('wait_for', { text: 'never shown anywhere', timeout: 600 });
     expect(late.isError).toBe(true);

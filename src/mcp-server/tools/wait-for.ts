@@ -2,8 +2,10 @@
  * Waits for text or an element to appear (or, with `gone`, disappear) in any frame of the tab.
  * Each frame's agent watches its own document (mutations, paced by animation frames); the first
  * frame to see the text ends the wait everywhere. Bounded by `timeout`, cancelled with the call.
+ * Answers like an action: what changed since the last snapshot, or the page if it is a new one.
  */
 import { z } from 'zod';
+import { reportPage } from '../action-flow';
 import { PageCommandError } from '../browser-port';
 import { formatSnapshot } from '../snapshot-format';
 import { defineTool, type ToolContext } from '../tool';
@@ -90,6 +92,7 @@ export const waitFor = defineTool({
     }
     const what = args.text !== undefined ? `text "${args.text}"` : `an element matching ${args.selector}`;
     const started = Date.now();
+    const before = ctx.snapshots.last(ctx.tab!.id);
     const condition = {
       gone: args.gone,
       ...(args.text !== undefined ? { text: args.text } : { selector: args.selector }),
@@ -107,9 +110,13 @@ export const waitFor = defineTool({
     const waited = Date.now() - started;
     const outcome = args.gone ? 'disappeared' : 'appeared';
     const tab = (await ctx.browser.getTab(ctx.tab!.id)) ?? ctx.tab!;
+    if (met) {
+      // What changed while waiting, as a diff against the snapshot taken before (or the page, if it is new).
+      await reportPage(ctx, response, tab, `Waited ${waited} ms: ${what} ${outcome}.`, before);
+      return;
+    }
+    response.error(`Timed out after ${args.timeout} ms: ${what} has not ${outcome}. The page now:`);
     const taken = await ctx.snapshots.capture(tab, captureOptions(ctx));
-    if (met) response.text(`Waited ${waited} ms: ${what} ${outcome}.`);
-    else response.error(`Timed out after ${args.timeout} ms: ${what} has not ${outcome}. The page now:`);
     response.pageText(originOf(taken.url), formatSnapshot(taken));
   },
 });

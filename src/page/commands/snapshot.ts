@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { PageEnv } from '../env';
 import { PageError } from '../env';
-import type { SnapshotCommand } from '../protocol';
+import type { FrameSlotsCommand, SnapshotCommand } from '../protocol';
 import { refPrefix } from '../refs';
 import { walkSnapshot } from '../snapshot';
 
@@ -20,10 +20,16 @@ export async function runSnapshot(command: z.output<typeof SnapshotCommand>, env
     if (command.childFrames?.length) await env.frames.awaitFrames(nonce, command.childFrames, HANDSHAKE_WAIT_MS);
   }
   const root = env.queryRoot(frameId === 0 ? command.selector : undefined);
-  const { lines, frames } = walkSnapshot(root, {
+  const { lines, frames, frameElements } = walkSnapshot(root, {
     refs,
     frameInside: nonce ? (element) => env.frames.frameIn(element, nonce) : undefined,
   });
+  if (nonce && frameElements.length)
+    env.frames.rememberSlots(
+      nonce,
+      frames.map((slot) => slot.line),
+      frameElements,
+    );
   refs.prune();
   return {
     title: env.document.title,
@@ -33,4 +39,10 @@ export async function runSnapshot(command: z.output<typeof SnapshotCommand>, env
     nextRef: refs.next,
     documentId: env.documentId,
   };
+}
+
+/** Second step of a top-frame snapshot that found iframes: match them once the children have spoken. */
+export async function runFrameSlots(command: z.output<typeof FrameSlotsCommand>, env: PageEnv) {
+  if (command.childFrames.length) await env.frames.awaitFrames(command.nonce, command.childFrames, HANDSHAKE_WAIT_MS);
+  return { frames: env.frames.slotsOf(command.nonce) };
 }
