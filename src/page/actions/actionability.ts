@@ -1,7 +1,7 @@
 /**
  * Before acting, the element must be able to take the action the way a person's would: still in
- * the page, visible, enabled (and editable, for typing), not moving, and — for pointer actions —
- * the topmost thing at the point of action. Checks are retried for a short while (a menu sliding in,
+ * the page, visible, enabled (and editable, for typing), and — for pointer actions — holding still
+ * and the topmost thing at the point of action. Checks are retried for a short while (a menu sliding in,
  * a spinner going away); when time runs out the refusal names the check that failed, and nothing
  * has been done to the page.
  */
@@ -13,7 +13,7 @@ export type ActionCheck = 'attached' | 'visible' | 'enabled' | 'editable' | 'sta
 export interface ActionabilityOptions {
   enabled?: boolean;
   editable?: boolean;
-  /** Pointer actions: the element must be the one hit at its centre. */
+  /** Pointer actions: the element must hold still and be the one hit at its centre. */
   hitTest?: boolean;
   timeoutMs?: number;
 }
@@ -132,6 +132,23 @@ function reaches(target: Element, hit: Element): boolean {
   return !!label && (label.control === target || composedContains(label, target));
 }
 
+/** The element's box once it holds still for a frame; throws when it moves or disappears. */
+async function stableBox(element: Element, box: DOMRect, signal: AbortSignal): Promise<DOMRect> {
+  await nextFrame(element.ownerDocument.defaultView!, signal);
+  const settled = firstBox(element);
+  if (!settled) {
+    throw new NotActionable('visible', 'it disappeared', 'Call snapshot again to see the page as it is now.');
+  }
+  if (!sameBox(box, settled) || movingAnimation(element)) {
+    throw new NotActionable(
+      'stable',
+      'it is still moving (animating)',
+      'Wait for the page to finish its animation (wait_for), then try again.',
+    );
+  }
+  return settled;
+}
+
 async function attempt(element: Element, options: ActionabilityOptions, signal: AbortSignal): Promise<ActionPoint> {
   const view = element.ownerDocument.defaultView!;
   if (!element.isConnected) {
@@ -159,18 +176,8 @@ async function attempt(element: Element, options: ActionabilityOptions, signal: 
     element.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
     box = firstBox(element) ?? box;
   }
-  await nextFrame(view, signal);
-  const settled = firstBox(element);
-  if (!settled) {
-    throw new NotActionable('visible', 'it disappeared', 'Call snapshot again to see the page as it is now.');
-  }
-  if (!sameBox(box, settled) || movingAnimation(element)) {
-    throw new NotActionable(
-      'stable',
-      'it is still moving (animating)',
-      'Wait for the page to finish its animation (wait_for), then try again.',
-    );
-  }
+  // Only a pointer needs the element to hold still: keys and values go to the element, not a point.
+  const settled = options.hitTest ? await stableBox(element, box, signal) : box;
   const { x, y } = centreInView(settled, view);
   const hit = deepElementFromPoint(element.ownerDocument, x, y);
   if (options.hitTest) {
