@@ -23,11 +23,6 @@ export class ChromeConnectorTabs implements ConnectorTabPort {
 
   constructor(private readonly windowId: number) {}
 
-  /** The tab ids connectors own, so other views can tell them apart from the user's tabs. */
-  ownedTabs(): number[] {
-    return [...this.#tabs.values()];
-  }
-
   readonly #opening = new Map<string, Promise<number>>();
 
   /** Concurrent calls of one connector share the tab being opened. */
