@@ -102,41 +102,49 @@ export class SnapshotService {
   }
 
   /**
-   * The top frame walks at once while the frame list is fetched; most pages have no iframe and are
-   * done in that one round. When the top found iframes, every child frame walks next — introducing
-   * itself to its parent window with the snapshot's nonce, each parent waiting for its children —
-   * and the top matches its iframe elements to the frames that spoke from inside them.
+   * The top frame walks at once; meanwhile the frame list is fetched and, when there are child
+   * frames, they walk too, each first introducing itself to its parent window with the snapshot's
+   * nonce (a parent frame waits for its children). Pages without iframes are done in one round;
+   * with iframes, one short extra call lets the top match its iframe elements to the frames that
+   * spoke from inside them.
    */
   async #walkFrames(tabId: number, refBase: number, options: CaptureOptions) {
     const nonce = randomNonce();
     const signal = options.signal;
-    const [frames, top] = await Promise.all([
-      this.page.frames(tabId).catch(() => [] as FrameInfo[]),
-      this.page.run(
-        tabId,
-        { op: 'snapshot', frameId: 0, refBase, nonce, ...(options.selector ? { selector: options.selector } : {}) },
-        { signal, frameId: 0 },
-      ),
-    ]);
+    const topRun = this.page.run(
+      tabId,
+      { op: 'snapshot', frameId: 0, refBase, nonce, ...(options.selector ? { selector: options.selector } : {}) },
+      { signal, frameId: 0 },
+    );
+    const childRuns = this.page
+      .frames(tabId)
+      .catch(() => [] as FrameInfo[])
+      .then((frames) => (frames.length > 1 ? this.#childFrames(frames, options) : []))
+      .then((children) => {
+        const childrenOf = (frameId: number) =>
+          children.filter((frame) => frame.parentFrameId === frameId).map((frame) => frame.frameId);
+        const replies = children.map((frame) =>
+          this.page
+            .run(
+              tabId,
+              { op: 'snapshot', frameId: frame.frameId, refBase, nonce, childFrames: childrenOf(frame.frameId) },
+              { signal, frameId: frame.frameId },
+            )
+            // A child frame that cannot answer (navigating, not scriptable) shows as unavailable.
+            .catch(() => undefined),
+        );
+        return { topChildren: childrenOf(0), replies: Promise.all(replies), children };
+      });
+    const [top, { topChildren, replies, children }] = await Promise.all([topRun, childRuns]);
     const byFrame = new Map<number, FrameSnapshot & Reply>();
-    if (!top.frames?.length || frames.length < 2) return { top, byFrame };
-    const children = await this.#childFrames(frames, options);
-    const childrenOf = (frameId: number) =>
-      children.filter((frame) => frame.parentFrameId === frameId).map((frame) => frame.frameId);
-    const [slots, ...replies] = await Promise.all([
-      this.page.run(tabId, { op: 'frameSlots', nonce, childFrames: childrenOf(0) }, { signal, frameId: 0 }),
-      // A child frame that cannot answer (navigating, not scriptable) shows as unavailable.
-      ...children.map((frame) =>
-        this.page
-          .run(
-            tabId,
-            { op: 'snapshot', frameId: frame.frameId, refBase, nonce, childFrames: childrenOf(frame.frameId) },
-            { signal, frameId: frame.frameId },
-          )
-          .catch(() => undefined),
-      ),
+    if (!children.length) return { top, byFrame };
+    const [slots, answered] = await Promise.all([
+      top.frames?.length
+        ? this.page.run(tabId, { op: 'frameSlots', nonce, childFrames: topChildren }, { signal, frameId: 0 })
+        : { frames: [] },
+      replies,
     ]);
-    replies.forEach((reply, i) => reply && byFrame.set(children[i]!.frameId, reply));
+    answered.forEach((reply, i) => reply && byFrame.set(children[i]!.frameId, reply));
     return { top: { ...top, frames: slots.frames }, byFrame };
   }
 

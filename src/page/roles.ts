@@ -2,6 +2,7 @@
  * Which roles get a ref, which are containers named only by their content, and the states a line
  * shows. Roles themselves come from dom-accessibility-api's `getRole`.
  */
+import { getRole } from 'dom-accessibility-api';
 import { clip, neutraliseText } from './neutralise';
 
 /** Roles a user acts on: these lines carry a ref. */
@@ -82,7 +83,45 @@ export const SKIPPED_TAGS = new Set([
   'base',
 ]);
 
+export function hasAuthorName(element: Element): boolean {
+  return element.hasAttribute('aria-label') || element.hasAttribute('aria-labelledby');
+}
+
+/** `getRole`, adjusted where a snapshot needs more than the HTML mapping gives. */
+export function snapshotRole(element: Element, tag: string, visible: boolean): string | null {
+  let role = getRole(element);
+  // Only the editing host is a text box: its descendants are editable too but are its content.
+  if (visible && (!role || role === 'generic') && element.getAttribute('contenteditable') !== null) {
+    if ((element as HTMLElement).isContentEditable) role = 'textbox';
+  }
+  // HTML-AAM leaves password fields without a role; they are text boxes to everyone who types.
+  if (!role && tag === 'input' && (element as HTMLInputElement).type === 'password') return 'textbox';
+  // Groups matter when named (a fieldset by its legend); unnamed ones are just wrappers.
+  if (role === 'group' && !hasAuthorName(element)) {
+    if (!(tag === 'fieldset' && element.querySelector(':scope > legend'))) return null;
+  }
+  if ((role === 'form' || role === 'region') && !hasAuthorName(element)) return null;
+  return role;
+}
+
 const VALUE_MAX = 200;
+const OPTIONS_MAX = 100;
+
+/** A native select's options, listed under it (they take no refs: select_option picks by label). */
+export function optionLines(select: HTMLSelectElement, indent: string): string[] {
+  const options = select.options;
+  const shown = Math.min(options.length, OPTIONS_MAX);
+  const lines: string[] = [];
+  for (let i = 0; i < shown; i++) {
+    const option = options[i]!;
+    let line = `${indent}- option "${clip(neutraliseText(option.label || option.text), 500)}"`;
+    if (option.selected) line += ' [selected]';
+    if (option.disabled) line += ' [disabled]';
+    lines.push(line);
+  }
+  if (options.length > shown) lines.push(`${indent}- text "… ${options.length - shown} more options"`);
+  return lines;
+}
 const TEXT_INPUT_TYPES = new Set([
   'text',
   'search',

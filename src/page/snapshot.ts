@@ -3,13 +3,23 @@
  * computed-style read per element, names from dom-accessibility-api computed only for lines that
  * are emitted. Text that a container's children already show is not repeated in its name.
  */
-import { computeAccessibleName, getRole } from 'dom-accessibility-api';
+import { computeAccessibleName } from 'dom-accessibility-api';
 import { closedDetailsSummary, flatChildren } from './flat-tree';
 import { withLabelIndex } from './label-index';
 import { clip, neutraliseText } from './neutralise';
 import { styleSheetsCanAddText } from './pseudo-content';
 import type { RefRegistry } from './refs';
-import { CONTENT_NAMED_ROLES, FLATTENED_ROLES, INTERACTIVE_ROLES, LEAF_TAGS, SKIPPED_TAGS, statesOf } from './roles';
+import {
+  CONTENT_NAMED_ROLES,
+  FLATTENED_ROLES,
+  hasAuthorName,
+  INTERACTIVE_ROLES,
+  LEAF_TAGS,
+  optionLines,
+  SKIPPED_TAGS,
+  snapshotRole,
+  statesOf,
+} from './roles';
 
 /** Where a child frame's snapshot goes: after `line`, one level deeper. */
 export interface FrameSlot {
@@ -37,13 +47,8 @@ export interface WalkOptions {
 }
 
 const NAME_MAX = 500;
-const OPTIONS_MAX = 100;
 const INDENTS: string[] = [];
 const indent = (depth: number) => (INDENTS[depth] ??= '  '.repeat(depth));
-
-function hasAuthorName(element: Element): boolean {
-  return element.hasAttribute('aria-label') || element.hasAttribute('aria-labelledby');
-}
 
 /** Text of a `- text "…"` line, already neutralised. */
 function textOfLine(line: string): string {
@@ -149,19 +154,7 @@ class SnapshotWalker {
       return;
     }
     const pointer = style.cursor === 'pointer';
-    let role = getRole(element);
-    if (element.getAttribute('contenteditable') !== null && (!role || role === 'generic') && visible)
-      role = (element as HTMLElement).isContentEditable ? 'textbox' : role;
-    // HTML-AAM leaves password fields without a role; they are text boxes to everyone who types.
-    if (!role && tag === 'input' && (element as HTMLInputElement).type === 'password') role = 'textbox';
-    // Groups matter when named (a fieldset by its legend); unnamed ones are just wrappers.
-    if (
-      role === 'group' &&
-      !hasAuthorName(element) &&
-      !(tag === 'fieldset' && element.querySelector(':scope > legend'))
-    )
-      role = null;
-    if ((role === 'form' || role === 'region') && !hasAuthorName(element)) role = null;
+    let role = snapshotRole(element, tag, visible);
     if (tag === 'label') quiet ||= this.#labelsVisibleControl(element as HTMLLabelElement);
     // A caption or legend is already the name of its table or fieldset: do not print it twice.
     if ((tag === 'caption' || tag === 'legend') && element.parentElement && !hasAuthorName(element.parentElement)) {
@@ -212,7 +205,7 @@ class SnapshotWalker {
     const interactive = clickable || INTERACTIVE_ROLES.has(role);
     const beforeElements = ++this.#elementLines;
     const beforeRefs = interactive ? ++this.#refLines : this.#refLines;
-    if (tag === 'select') this.#options(element as HTMLSelectElement, depth + 1);
+    if (tag === 'select') this.lines.push(...optionLines(element as HTMLSelectElement, indent(depth + 1)));
     else if (!LEAF_TAGS.has(tag) && role !== 'textbox') this.#children(element, depth + 1, shown, pointer, quiet);
     this.flushText();
     const childLines = this.lines.length > index + 1;
@@ -249,19 +242,6 @@ class SnapshotWalker {
       if (value.trim()) line += ` [value="${clip(neutraliseText(value), 200)}"]`;
     }
     this.lines[index] = line + statesOf(element, role);
-  }
-
-  #options(select: HTMLSelectElement, depth: number): void {
-    const options = select.options;
-    const shown = Math.min(options.length, OPTIONS_MAX);
-    for (let i = 0; i < shown; i++) {
-      const option = options[i]!;
-      let line = `${indent(depth)}- option "${clip(neutraliseText(option.label || option.text), NAME_MAX)}"`;
-      if (option.selected) line += ' [selected]';
-      if (option.disabled) line += ' [disabled]';
-      this.lines.push(line);
-    }
-    if (options.length > shown) this.lines.push(`${indent(depth)}- text "… ${options.length - shown} more options"`);
   }
 
   #frame(element: Element, depth: number): void {
