@@ -147,9 +147,7 @@ export async function performAction(
     for (const opened of watch?.openedTabs ?? [])
       line += `; it opened a new tab (id ${opened}): switch_tab to work there`;
     const current = (await ctx.browser.getTab(tab.id)) ?? tab;
-    if (outcome === 'loaded') {
-      await page.run(tab.id, { op: 'settle', settle: AFTER_LOAD_SETTLE }, { signal: ctx.signal }).catch(() => {});
-    }
+    if (outcome === 'loaded') await settlePage(ctx, tab.id);
     try {
       await reportPage(ctx, response, current, line, before);
     } catch (error) {
@@ -164,6 +162,21 @@ export async function performAction(
   }
 }
 
+/** The page-side settle wait, cancelled in the page too when the call is aborted. Failures are ignored. */
+async function settlePage(ctx: ToolContext, tabId: number): Promise<void> {
+  const actionId = randomId();
+  const page = ctx.browser.page;
+  const cancel = () => void page.run(tabId, { op: 'cancelWait', waitId: actionId }).catch(() => {});
+  ctx.signal.addEventListener('abort', cancel, { once: true });
+  try {
+    await page
+      .run(tabId, { op: 'settle', settle: AFTER_LOAD_SETTLE, actionId }, { signal: ctx.signal })
+      .catch(() => {});
+  } finally {
+    ctx.signal.removeEventListener('abort', cancel);
+  }
+}
+
 /** After navigate, history, reload or switching tabs: let the page settle, then show it whole. */
 export async function reportNewPage(
   ctx: ToolContext,
@@ -172,9 +185,6 @@ export async function reportNewPage(
   line: string,
   options: { settle?: boolean } = {},
 ): Promise<void> {
-  if (options.settle !== false) {
-    const command = { op: 'settle' as const, settle: AFTER_LOAD_SETTLE };
-    await ctx.browser.page.run(tab.id, command, { signal: ctx.signal }).catch(() => {});
-  }
+  if (options.settle !== false) await settlePage(ctx, tab.id);
   await reportPage(ctx, response, tab, line, undefined);
 }

@@ -43,7 +43,8 @@ export interface BrowserPort {
   getTab(tabId: number): Promise<TabInfo | undefined>;
   activeTab(windowId: number): Promise<TabInfo | undefined>;
   listTabs(): Promise<TabInfo[]>;
-  createTab(options: { url?: string; active: boolean; windowId: number }): Promise<TabInfo>;
+  /** With a URL, waits (bounded, cancellable with `signal`) for the first load. */
+  createTab(options: { url?: string; active: boolean; windowId: number }, signal?: AbortSignal): Promise<TabInfo>;
   activateTab(tabId: number): Promise<TabInfo>;
   closeTab(tabId: number): Promise<void>;
   /** Navigates and waits (bounded) for the load to finish. */

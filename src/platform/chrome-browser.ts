@@ -148,7 +148,7 @@ export class ChromeBrowser implements BrowserPort {
    */
   async createTab(
     options: { url?: string; active: boolean; windowId: number },
-    signal: AbortSignal = AbortSignal.timeout(LOAD_TIMEOUT_MS + 1_000),
+    signal?: AbortSignal,
   ): Promise<TabInfo> {
     if (!options.url) return toInfo(await chrome.tabs.create({ active: options.active, windowId: options.windowId }));
     const completed = new Set<number>();
@@ -173,7 +173,7 @@ export class ChromeBrowser implements BrowserPort {
         createdId !== undefined && (completed.has(createdId) || (current?.status === 'complete' && !!current.url));
       if (!done) {
         const timeout = new Promise<void>((resolve) => setTimeout(resolve, LOAD_TIMEOUT_MS));
-        await raceAbort(Promise.race([load, timeout]), signal);
+        await raceAbort(Promise.race([load, timeout]), signal ?? AbortSignal.timeout(LOAD_TIMEOUT_MS + 1_000));
       }
       return createdId === undefined ? toInfo(created) : await currentTab(createdId);
     } finally {

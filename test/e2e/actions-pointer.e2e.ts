@@ -112,6 +112,20 @@ describe('pointer actions', () => {
     });
   });
 
+  it('types and clicks inside a frame through frame refs', async () => {
+    const page = await rig.open('/actions/framed.html');
+    await expect.poll(() => page.frames().length).toBe(2);
+    await page.frames()[1]!.locator('#apply').waitFor();
+    const snapshot = textOf(await rig.call('snapshot'));
+    const coupon = refIn(snapshot, /textbox "Coupon"/);
+    expect(coupon).toMatch(/^f\d+e\d+$/);
+    await rig.call('type', { ref: coupon, text: 'SPRING' });
+    const result = textOf(await rig.call('click', { ref: refIn(snapshot, /button "Apply coupon"/) }));
+    expect(result).toContain('Clicked <button> "Apply coupon"');
+    expect(result).toContain('Applied SPRING');
+    expect(await page.frames()[1]!.locator('#state').textContent()).toBe('Applied SPRING');
+  });
+
   it('stops waiting for a page that never stops changing at the cap, and still acts', async () => {
     const page = await rig.open('/actions/busy.html');
     const snapshot = textOf(await rig.call('snapshot'));

@@ -21,11 +21,10 @@ export const newTab = defineTool({
       const refusal = await ctx.checkDestination(args.url);
       if (refusal) return void response.error(refusal);
     }
-    const tab = await ctx.browser.createTab({
-      ...(args.url !== undefined ? { url: args.url } : {}),
-      active: args.active,
-      windowId: ctx.windowId,
-    });
+    const tab = await ctx.browser.createTab(
+      { ...(args.url !== undefined ? { url: args.url } : {}), active: args.active, windowId: ctx.windowId },
+      ctx.signal,
+    );
     response.structured({ tabId: tab.id, active: args.active });
     const opened = `Opened tab ${tab.id}${args.url ? ` with ${args.url}` : ''}${args.active ? '' : ' in the background'}`;
     if (!args.url) return void response.text(`${opened}. Use navigate to load a page in it.`);
