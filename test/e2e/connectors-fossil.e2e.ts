@@ -118,6 +118,17 @@ describe('Fossil connector on a real Fossil', () => {
     await openSettings(panel);
   });
 
+  it('a connector turned off mid-session stops answering at once', async () => {
+    const { panel } = rig;
+    await openSettings(panel);
+    await panel.getByRole('checkbox', { name: 'Enable Fossil SCM' }).uncheck();
+    await closeSettings(panel);
+    expect(await ask(panel, 'tickets')).toContain('The Fossil SCM connector is turned off in Tabwright settings');
+    await openSettings(panel);
+    await panel.getByRole('checkbox', { name: 'Enable Fossil SCM' }).check();
+    await closeSettings(panel);
+  });
+
   it('refuses while its site is not allowed', async () => {
     const { panel } = rig;
     await openSettings(panel);
