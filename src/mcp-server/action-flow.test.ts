@@ -25,14 +25,19 @@ function fakeContext(options: {
   const sent: PageCommand[] = [];
   const watches: NavigationTracker[] = [];
   const page = {
-    async run(_tabId: number, command: PageCommand) {
+    async run(_tabId: number, command: PageCommand, runOptions: { signal?: AbortSignal } = {}) {
       sent.push(command);
       if (command.op === 'snapshot') {
         const { url, documentId, lines } = options.state;
         return { title: 'T', url, lines, frames: [], nextRef: 50, documentId };
       }
       if (command.op === 'cancelWait' || command.op === 'settle') return { cancelled: true, description: '' };
-      return options.act(command, watches.at(-1)!);
+      // As the real port does, stop waiting when the run's signal aborts.
+      const signal = runOptions.signal;
+      return new Promise((resolve, reject) => {
+        signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+        options.act(command, watches.at(-1)!).then(resolve, reject);
+      });
     },
     async frames() {
       return [{ frameId: 0, parentFrameId: -1, url: options.state.url }];
@@ -176,6 +181,19 @@ describe('performAction', () => {
     const click = sent.find((command) => command.op === 'click') as { actionId: string };
     expect(sent).toContainEqual({ op: 'cancelWait', waitId: click.actionId });
   });
+});
+
+it('gives up on a page that stops answering (a dialog blocks it) and says why', async () => {
+  const state = { url: TAB.url!, documentId: 'doc-1', lines: BEFORE };
+  const { ctx, sent } = fakeContext({ state, act: () => new Promise(() => {}) });
+  const run = performAction(
+    ctx,
+    new ResponseBuilder(),
+    { op: 'click', target: { ref: 'e1' } },
+    { fallbackLine: 'x', deadlineMs: 30 },
+  );
+  await expect(run).rejects.toThrow(/did not answer within 0 s\. It may be showing a dialog/);
+  expect(sent.some((command) => command.op === 'cancelWait')).toBe(true);
 });
 
 describe('elementTarget and targetLabel', () => {

@@ -23,6 +23,12 @@ type ActionCommand = Extract<
 >;
 
 export const ACTION_LOAD_TIMEOUT_MS = 15_000;
+/**
+ * Longest a page may take to answer an action: actionability and settle are bounded in the page,
+ * so a page that stays silent is blocked — usually by an alert, confirm or "leave site?" dialog,
+ * which stops its scripts until someone answers it.
+ */
+export const ACTION_DEADLINE_MS = 30_000;
 /** After a new document loads, its scripts often render a moment later: a short settle. */
 export const AFTER_LOAD_SETTLE = { quietMs: 100, idleMs: 150, capMs: 2_000 };
 
@@ -121,7 +127,7 @@ export async function performAction(
   ctx: ToolContext,
   response: ResponseBuilder,
   command: ActionCommand,
-  options: { frameId?: number; fallbackLine: string },
+  options: { frameId?: number; fallbackLine: string; deadlineMs?: number },
 ): Promise<void> {
   const tab = ctx.tab!;
   const page = ctx.browser.page;
@@ -134,10 +140,22 @@ export async function performAction(
   try {
     let reply: z.infer<typeof ActionReply> | undefined;
     let lost = false;
+    const deadline = AbortSignal.timeout(options.deadlineMs ?? ACTION_DEADLINE_MS);
     try {
-      reply = await page.run(tab.id, { ...command, actionId } as ActionCommand, { frameId, signal: ctx.signal });
+      const signal = AbortSignal.any([ctx.signal, deadline]);
+      reply = await page.run(tab.id, { ...command, actionId } as ActionCommand, { frameId, signal });
     } catch (error) {
-      if (ctx.signal.aborted || !(error instanceof PageCommandError) || !DOCUMENT_GONE.has(error.code)) throw error;
+      if (ctx.signal.aborted) throw error;
+      if (deadline.aborted) {
+        cancel();
+        throw new PageCommandError(
+          `The page did not answer within ${Math.round((options.deadlineMs ?? ACTION_DEADLINE_MS) / 1000)} s. It ` +
+            'may be showing a dialog (alert, confirm, "leave site?") that blocks it: ask the user to answer it, ' +
+            'then call snapshot to see what happened.',
+          'page-unresponsive',
+        );
+      }
+      if (!(error instanceof PageCommandError) || !DOCUMENT_GONE.has(error.code)) throw error;
       lost = true; // the document went away while the command ran: the action set off a navigation
     }
     const outcome = await followNavigation(ctx, watch, lost || !!reply?.navigating);
