@@ -29,6 +29,16 @@ describe('get_text, read_dom, tabs and wait_for', () => {
     const shadow = await p.open('/perception/shadow.html');
     expect(textOf(await p.call('get_text'))).toContain('Offer inside nested shadow');
     await shadow.close();
+    const framed = await p.open('/perception/frames.html');
+    await framed.frameLocator('#same').locator('#inner').waitFor();
+    const withFrames = textOf(await p.call('get_text'));
+    expect(withFrames).toContain('Frames page');
+    expect(withFrames).toMatch(
+      /# frame http:\/\/127\.0\.0\.1:\d+\/perception\/frame-child\.html\?who=same\nFrame same/,
+    );
+    // localhost is not an allowed site here: its frame's text stays out.
+    expect(withFrames).not.toContain('Frame cross');
+    await framed.close();
   });
 
   it('read_dom returns markup with shadow roots, without script bodies or password values', async () => {
