@@ -193,6 +193,11 @@ describe('typing and forms', () => {
       expect(textOf(hidden)).toContain('failed check: visible');
       const file = await rig.call('type', { selector: 'input[name=avatar]', text: '/etc/passwd' });
       expect(textOf(file)).toContain('file picker');
+      const picked = await rig.call('click', { selector: 'input[name=avatar]' });
+      expect(textOf(picked)).toContain('file picker');
+      const dropDown = await rig.call('click', { ref: ref(/combobox "Country"/) });
+      expect(textOf(dropDown)).toContain('use select_option');
+      for (const result of [picked, dropDown]) expect(result.isError).toBe(true);
       for (const result of [readonly, disabled, hidden, file]) expect(result.isError).toBe(true);
       expect(await page.locator('input[name=fixed]').inputValue()).toBe('fixed');
     });

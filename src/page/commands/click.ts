@@ -11,11 +11,15 @@ const VERBS = { left: 'Clicked', middle: 'Middle-clicked', right: 'Right-clicked
 export function runClick(command: z.output<typeof ClickCommand>, env: PageEnv) {
   return runAction(env, command, async (signal) => {
     const element = env.resolveTarget(command.target);
-    if (element instanceof HTMLOptionElement) {
+    if (element instanceof HTMLOptionElement || element instanceof HTMLSelectElement) {
+      // A native drop-down opens a browser-drawn list that page events cannot reach.
       throw new PageError(
-        'That is an option of a drop-down: use select_option on the drop-down instead.',
+        `${describeElement(element)} is (part of) a drop-down: use select_option on it, with the value or label.`,
         'wrong-kind',
       );
+    }
+    if (element instanceof HTMLInputElement && element.type === 'file') {
+      throw new PageError(`${describeElement(element)} is a file picker; Tabwright cannot choose files.`, 'wrong-kind');
     }
     const point = await actionable(element, 'click', { enabled: true, hitTest: true }, signal);
     const described = describeElement(element);
