@@ -23,6 +23,10 @@ export function checkWebUrl(url: string): string | undefined {
 export async function tabToNavigate(ctx: ToolContext) {
   const tab = await ctx.browser.activeTab(ctx.windowId);
   if (!tab) return 'There is no active tab in this window. Open one with new_tab.';
+  // An extension page in front may be Tabwright's own panel: never navigate it away.
+  if (/^chrome-extension:/i.test(tab.url ?? '')) {
+    return 'The active tab is an extension page, which Tabwright leaves alone. Open a new tab with new_tab.';
+  }
   if (tab.url && /^https?:/i.test(tab.url)) {
     const refusal = await ctx.checkDestination(tab.url);
     if (refusal) return `${refusal} (The active tab is on that site; open a new tab with new_tab instead.)`;
