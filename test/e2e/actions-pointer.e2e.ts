@@ -112,6 +112,15 @@ describe('pointer actions', () => {
     });
   });
 
+  it('waits for a region the action marked aria-busy, but not for one that was busy before', async () => {
+    await rig.open('/actions/loading.html');
+    const snapshot = textOf(await rig.call('snapshot'));
+    const result = textOf(await rig.call('click', { ref: refIn(snapshot, /button "Load results"/) }));
+    expect(result).toContain('Clicked <button> "Load results"');
+    expect(result).toMatch(/\+ +- listitem "Second result"/);
+    expect(result).not.toContain('kept changing');
+  });
+
   it('types and clicks inside a frame through frame refs', async () => {
     const page = await rig.open('/actions/framed.html');
     await expect.poll(() => page.frames().length).toBe(2);

@@ -3,7 +3,7 @@
  * DOM has been quiet for a short window after the last change (or, when nothing changed at all, a
  * little later, in case the change is waiting on the network), at once when the document starts
  * navigating away, and never later than the cap. Same-document navigations that a router
- * intercepts are waited for until they finish.
+ * intercepts, and regions the page marks `aria-busy`, are waited for until they finish.
  */
 import { ActionCancelled } from './timing';
 
@@ -46,6 +46,7 @@ export class SettleWatch {
   #pagehide = false;
 
   constructor(private readonly document: Document) {
+    this.#busyBefore = new Set(document.querySelectorAll('[aria-busy="true"]'));
     this.#observer = new MutationObserver((records) => {
       this.#mutations += records.length;
       this.#lastChange = performance.now();
@@ -61,6 +62,16 @@ export class SettleWatch {
     const navigate = event as NavigateEventLike;
     if (navigate.downloadRequest === null || navigate.downloadRequest === undefined) this.#navigate = navigate;
   };
+
+  /** Regions already busy before the action are the page's own business (some never stop). */
+  readonly #busyBefore: ReadonlySet<Element>;
+
+  #newlyBusy(): boolean {
+    for (const element of this.document.querySelectorAll('[aria-busy="true"]')) {
+      if (!this.#busyBefore.has(element)) return true;
+    }
+    return false;
+  }
 
   readonly #onPagehide = () => {
     this.#pagehide = true;
@@ -110,7 +121,9 @@ export class SettleWatch {
         if (this.leaving) return finish('navigation');
         if (now - actionEnded >= options.capMs) return finish('cap');
         const waitingOnRouter = routing !== undefined && !routingDone;
-        if (!waitingOnRouter) {
+        // A region the page marks aria-busy is still loading: its content is what the action asked for.
+        const busy = this.#newlyBusy();
+        if (!waitingOnRouter && !busy) {
           if (this.#lastChange >= 0 && now - this.#lastChange >= options.quietMs) return finish('quiet');
           if (this.#lastChange < 0 && now - actionEnded >= options.idleMs) return finish('idle');
         }
