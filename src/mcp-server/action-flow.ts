@@ -33,7 +33,13 @@ export const ACTION_DEADLINE_MS = 30_000;
 export const AFTER_LOAD_SETTLE = { quietMs: 100, idleMs: 150, capMs: 2_000 };
 
 /** Errors that mean the document went away under the command, i.e. the page navigated. */
-const DOCUMENT_GONE = new Set(['frame-gone', 'bad-reply', 'scripting', 'frame-changed']);
+const DOCUMENT_GONE = new Set(['frame-gone', 'bad-reply', 'frame-changed']);
+
+/** Whether an error means the document went away; Chrome's wording varies, so a navigation seen counts too. */
+function documentGone(error: unknown, watch: NavigationWatch | undefined): boolean {
+  if (!(error instanceof PageCommandError)) return false;
+  return DOCUMENT_GONE.has(error.code) || (error.code === 'scripting' && !!watch?.started);
+}
 
 export interface ElementArgs {
   ref?: string;
@@ -155,7 +161,7 @@ export async function performAction(
           'page-unresponsive',
         );
       }
-      if (!(error instanceof PageCommandError) || !DOCUMENT_GONE.has(error.code)) throw error;
+      if (!documentGone(error, watch)) throw error;
       lost = true; // the document went away while the command ran: the action set off a navigation
     }
     const outcome = await followNavigation(ctx, watch, lost || !!reply?.navigating);
@@ -170,7 +176,7 @@ export async function performAction(
       await reportPage(ctx, response, current, line, before);
     } catch (error) {
       // The page started navigating only after the command answered: follow it, then read once more.
-      if (ctx.signal.aborted || !(error instanceof PageCommandError) || !DOCUMENT_GONE.has(error.code)) throw error;
+      if (ctx.signal.aborted || !documentGone(error, watch)) throw error;
       await followNavigation(ctx, watch, true);
       await reportPage(ctx, response, (await ctx.browser.getTab(tab.id)) ?? current, line, before);
     }
