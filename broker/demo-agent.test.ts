@@ -143,3 +143,12 @@ describe('the demo agent in a room', () => {
     expect(said).toEqual(['You said: hello', 'You said: there', 'You said: and you']);
   });
 });
+
+describe('the demo agent addressed by name', () => {
+  it('reads "@Name command" as the command', async () => {
+    const { io, said } = recordingIO();
+    await runDemoTurn('@Alpha bounce Beta', io);
+    await runDemoTurn('@Alpha, hello', io);
+    expect(said).toEqual(['@Beta bounce', 'You said: hello']);
+  });
+});

@@ -9,7 +9,7 @@
 import { browserCommands } from './demo-commands/browser';
 import { connectorCommands } from './demo-commands/connectors';
 import { robustnessCommands } from './demo-commands/robustness';
-import { roomCommands, splitRelays } from './demo-commands/room';
+import { roomCommands, splitRelays, stripLeadingMentions } from './demo-commands/room';
 import type { DemoCommand, TurnIO } from './demo-commands/turn-io';
 
 export { fence, withBrowser, type DemoCommand, type TurnIO } from './demo-commands/turn-io';
@@ -46,7 +46,8 @@ export async function runDemoTurn(text: string, io: TurnIO): Promise<void> {
 }
 
 async function runCommand(text: string, io: TurnIO): Promise<void> {
-  const input = text.trim();
+  // "@Alpha stream 3" in a room is "stream 3" said to Alpha.
+  const input = stripLeadingMentions(text);
   const word = (input.split(/\s+/)[0] ?? '').toLowerCase();
   const command = Object.hasOwn(COMMANDS, word) ? COMMANDS[word] : undefined;
   if (command) return command.run(input.slice(word.length).trim(), io);

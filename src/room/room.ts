@@ -12,6 +12,7 @@ export interface RoomOptions {
   /** Consecutive agent-to-agent relays allowed before the cascade pauses. */
   loopCap(): number;
   agents(): readonly Named[];
+  /** Sends a relayed reply to one agent. */
   deliver(agentId: string, text: string): void;
   notice(text: string): void;
 }
@@ -34,13 +35,11 @@ export class Room {
     return mentioned.length ? mentioned : [...agents];
   }
 
-  /** The human spoke: the loop guard resets and the message goes out. Returns the recipients. */
+  /** The human spoke: the loop guard resets. Returns who the message is for (the caller sends it). */
   fromHuman(text: string): Named[] {
     this.#relaysSinceHuman = 0;
     this.#paused = false;
-    const recipients = this.recipients(text);
-    for (const agent of recipients) this.options.deliver(agent.id, text);
-    return recipients;
+    return this.recipients(text);
   }
 
   /** Where an agent's finished reply is relayed to; never back to its author. */

@@ -11,6 +11,7 @@ import type { DeclaredServer } from '../mcp-server/dialect-a';
 import type { KillSwitch } from '../mcp-server/gates/kill-switch';
 import type { ToolServer } from '../mcp-server/mcp-core';
 import { McpTunnel } from '../mcp-server/tunnel';
+import { Room, type RoomMode } from '../room/room';
 import type { AgentProfile, Dialect } from '../shared/settings';
 import type { PermissionChoices, SessionIdStore, TokenStore } from '../shared/stores';
 import type { ChatModel, UserItem } from './chat-model';
@@ -45,6 +46,9 @@ export interface HubOptions {
   /** Persists a newly minted server id for the agent. */
   rememberServerId(agentId: string, key: string, id: string): void;
   onPermission(agent: AgentProfile, prompt: PermissionPrompt): void;
+  /** Room settings, read on every message: mention or ambient routing, and the loop-guard cap. */
+  roomMode(): RoomMode;
+  loopGuardCap(): number;
 }
 
 interface Runtime {
@@ -66,7 +70,25 @@ export function declarationFor(dialect: Dialect, id: string, name: string): McpS
 export class AgentHub {
   readonly #runtimes = new Map<string, Runtime>();
   readonly #listeners = new Set<() => void>();
-  constructor(private readonly o: HubOptions) {}
+  readonly #room: Room;
+
+  constructor(private readonly o: HubOptions) {
+    this.#room = new Room({
+      mode: () => o.roomMode(),
+      loopCap: () => o.loopGuardCap(),
+      agents: () =>
+        [...this.#runtimes.values()]
+          .filter((r) => r.profile.enabled)
+          .map((r) => ({ id: r.profile.id, name: r.profile.name })),
+      deliver: (agentId, text) => this.#runtimes.get(agentId)?.connection.send(text),
+      notice: (text) => o.chat.notice(text, undefined, 'warning'),
+    });
+  }
+
+  /** Whether the loop guard has paused the agents' conversation until the human speaks. */
+  get roomPaused(): boolean {
+    return this.#room.paused;
+  }
 
   onChange(listener: () => void): () => void {
     this.#listeners.add(listener);
@@ -154,7 +176,9 @@ export class AgentHub {
         },
         update: (update) => this.#onUpdate(runtime, update),
         turnEnded: (_batch, outcome) => {
+          const reply = this.o.chat.replyText(profile.id);
           this.o.chat.endTurn(profile.id, outcome);
+          this.#relay(runtime, reply, 'error' in outcome || outcome.stopReason === 'cancelled');
           this.#changed();
         },
         permission: (prompt) => this.o.onPermission(runtime.profile, prompt),
@@ -243,11 +267,24 @@ export class AgentHub {
     this.#changed();
   }
 
-  /** Sends one user message to the given agents (all enabled agents when none are named). */
+  /**
+   * Sends one user message: to the given agents, or else as the room routes it (the agents it
+   * @mentions, or everyone). The human speaking also lifts a paused loop guard.
+   */
   send(text: string, to: string[]): void {
-    const targets = to.length ? to : [...this.#runtimes.keys()];
+    const routed = this.#room.fromHuman(text).map((agent) => agent.id);
+    const targets = to.length ? to : routed;
     const item = this.o.chat.addUser(text, targets);
     for (const id of targets) this.#runtimes.get(id)?.connection.send(text, item.id);
+  }
+
+  /** An agent's finished (or stopped) reply goes on to the agents the room says should hear it. */
+  #relay(runtime: Runtime, reply: string | undefined, partial: boolean): void {
+    if (!reply?.trim()) return;
+    const targets = this.#room.fromAgent(runtime.profile.id, reply, partial);
+    if (targets.length === 0) return;
+    const names = targets.map((agent) => agent.name).join(', ');
+    this.o.chat.notice(t('relayedTo', runtime.profile.name, names), runtime.profile.id);
   }
 
   async stopAll(): Promise<void> {

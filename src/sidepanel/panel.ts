@@ -125,6 +125,8 @@ export async function startPanel(): Promise<void> {
       void saveSettings({ ...settings, agents });
     },
     onPermission: (agent, prompt) => chat.permission(agent.id, agent.name, prompt),
+    roomMode: () => settings.roomMode,
+    loopGuardCap: () => settings.loopGuardCap,
   });
   connectors.onServersChange((change) => {
     if (change.kind === 'tools') hub.announceListChanged(`connector:${change.connectorId}`);

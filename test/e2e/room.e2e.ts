@@ -1,0 +1,86 @@
+/**
+ * Two demo agents share one room in the real panel: @mention routing, relays between agents,
+ * the loop guard pausing a cascade and resuming when the human speaks, and batching while busy.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startBroker, type RunningBroker } from '../../broker/server';
+import { addAgentThroughForm, launchWithExtension, openPanelTab, sendMessage, type Launched } from './harness';
+
+const T = { timeout: 30_000 };
+
+describe('a room with two agents', () => {
+  let launched: Launched;
+  let broker: RunningBroker;
+  let panel: Page;
+
+  const replies = (name?: string) =>
+    name
+      ? panel
+          .locator('article.message.agent.done')
+          .filter({ has: panel.locator('.who', { hasText: new RegExp(`^${name}$`) }) })
+      : panel.locator('article.message.agent.done');
+  const lastReplyText = (name: string) => replies(name).last().locator('.markdown').innerText();
+  const notices = (text: RegExp) => panel.locator('.notice').filter({ hasText: text });
+
+  beforeAll(async () => {
+    broker = await startBroker({ token: 'room-token', chunkDelayMs: 1 });
+    launched = await launchWithExtension();
+    panel = await openPanelTab(launched);
+    await addAgentThroughForm(panel, { name: 'Alpha', url: broker.url, token: 'room-token' });
+    await panel.getByRole('button', { name: /^Alpha: connected/ }).waitFor(T);
+    await panel.getByRole('button', { name: 'Settings' }).click();
+    await addAgentThroughForm(panel, { name: 'Beta', url: broker.url, token: 'room-token' });
+    await panel.getByRole('button', { name: /^Beta: connected/ }).waitFor(T);
+    await panel.getByRole('button', { name: 'Settings' }).click();
+  });
+  afterAll(async () => {
+    await launched?.close();
+    await broker?.close();
+  });
+
+  it('routes a message that @mentions an agent to that agent only, and an unaddressed one to everyone', async () => {
+    await sendMessage(panel, '@Beta hello there');
+    await expect.poll(() => replies('Beta').count(), T).toBe(1);
+    expect(await lastReplyText('Beta')).toBe('You said: hello there');
+    await sendMessage(panel, 'hello everyone');
+    await expect.poll(() => replies().count(), T).toBe(3);
+    expect(await replies('Alpha').count()).toBe(1);
+    expect(await lastReplyText('Alpha')).toBe('You said: hello everyone');
+  });
+
+  it("relays an agent's reply to the agent it @mentions, wrapped with the sender's name", async () => {
+    const before = await replies('Beta').count();
+    await sendMessage(panel, '@Alpha mention Beta what do you think?');
+    await expect.poll(() => replies('Beta').count(), T).toBe(before + 1);
+    expect(await lastReplyText('Alpha')).toBe('@Beta what do you think?');
+    expect(await lastReplyText('Beta')).toBe('You said: what do you think?');
+    expect(await notices(/Alpha's reply was passed on to Beta/).count()).toBeGreaterThan(0);
+  });
+
+  it('pauses a cascade after 6 relays with one notice, and resumes when the human speaks', async () => {
+    const before = await replies().count();
+    await sendMessage(panel, '@Alpha bounce Beta');
+    const paused = notices(/Paused the agents' conversation after 6 relays/);
+    await expect.poll(() => paused.count(), T).toBe(1);
+    // The first reply plus six relayed answers; the seventh reply is not relayed.
+    await expect.poll(() => replies().count(), T).toBe(before + 7);
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(await replies().count()).toBe(before + 7);
+    expect(await paused.count()).toBe(1);
+
+    await sendMessage(panel, '@Beta bounce Alpha');
+    await expect.poll(() => paused.count(), T).toBe(2);
+    expect(await replies().count()).toBe(before + 14);
+  });
+
+  it('batches messages sent to a busy agent into one turn, in order', async () => {
+    const before = await replies('Alpha').count();
+    await sendMessage(panel, '@Alpha stream 20 60');
+    await expect.poll(() => panel.locator('article.message.agent:not(.done)').count(), T).toBe(1);
+    await sendMessage(panel, '@Alpha first');
+    await sendMessage(panel, '@Alpha second');
+    await expect.poll(() => replies('Alpha').count(), T).toBe(before + 2);
+    expect(await lastReplyText('Alpha')).toBe('You said: first\n\n@Alpha second');
+  });
+});
