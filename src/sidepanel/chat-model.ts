@@ -219,6 +219,16 @@ export class ChatModel {
     return this.#prompts.has(segmentId);
   }
 
+  /** The text of the reply an agent is giving right now (what the room relays when it ends). */
+  replyText(agentId: string): string | undefined {
+    const item = this.#open.get(agentId);
+    if (!item) return undefined;
+    return item.segments
+      .filter((segment): segment is SegmentOf<'text'> => segment.kind === 'text')
+      .map((segment) => segment.text)
+      .join('');
+  }
+
   endTurn(agentId: string, outcome: { stopReason: StopReason | string } | { error: string }): void {
     const item = this.#open.get(agentId);
     this.#open.delete(agentId);
