@@ -132,13 +132,26 @@ export function boundHistory(items: readonly ChatItem[], limits: HistoryLimits):
   const queued = new Set(items.filter((i) => i.kind === 'user' && i.pending.length > 0).map((i) => i.id));
   for (let index = items.length - 1; index >= 0; index--) {
     const item = compact(items[index]!, limits.maxTextChars);
-    const size = JSON.stringify(item).length;
+    const size = sizeOf(item);
     const fits = kept.length < limits.maxItems && chars + size <= limits.maxChars;
     if (!fits && !queued.has(item.id)) continue;
     kept.push(item);
     chars += size;
   }
   return kept.reverse();
+}
+
+/** Stored size, estimated from the texts (serialising a long reply just to measure it is costly). */
+function sizeOf(item: ChatItem): number {
+  const OVERHEAD = 200;
+  if (item.kind !== 'agent') return OVERHEAD + item.text.length;
+  let size = OVERHEAD;
+  for (const segment of item.segments) {
+    size += OVERHEAD;
+    if ('text' in segment && typeof segment.text === 'string') size += segment.text.length;
+    else size += JSON.stringify(segment).length;
+  }
+  return size;
 }
 
 function cut(text: string, max: number): string {
@@ -159,14 +172,15 @@ function compact(item: ChatItem, max: number): ChatItem {
 }
 
 /**
- * Saves the transcript shortly after it changes (a streamed reply saves a few times a second at
- * most, not per chunk) and at once when a message is typed or a turn ends.
+ * Saves the transcript shortly after it changes (a streamed reply is saved every second or two,
+ * not per chunk: each save serialises the whole transcript) and at once when a message is typed,
+ * sent or answered, and when a turn ends.
  */
 export function recordHistory(
   chat: ChatModel,
   store: HistoryStore,
   draft: () => string,
-  delayMs = 400,
+  delayMs = 1_500,
 ): { flush(): Promise<void>; changed(): void } {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let writing: Promise<void> = Promise.resolve();

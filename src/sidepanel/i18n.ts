@@ -6,11 +6,32 @@ import english from '../../public/_locales/en/messages.json' with { type: 'json'
 
 type MessageKey = keyof typeof english;
 
+/**
+ * Stand-ins for `$1`…`$9`, filled in here so each message is looked up once. Private-use
+ * characters: `chrome.i18n` drops control characters from substitutions.
+ */
+const MARKERS = Array.from({ length: 9 }, (_, index) => `\uE000${index + 1}\uE000`);
+// `chrome.i18n.getMessage` is a call into the extension bindings: too slow for every code block
+// of a streamed reply, so each message's template is fetched once.
+const templates = new Map<string, string>();
+
+function template(key: MessageKey): string {
+  let text = templates.get(key);
+  if (text === undefined) {
+    text = globalThis.chrome?.i18n?.getMessage(key, MARKERS) ?? '';
+    if (!text) {
+      text = english[key]?.message ?? key;
+      MARKERS.forEach((marker, index) => (text = text!.replaceAll(`$${index + 1}`, marker)));
+    }
+    templates.set(key, text);
+  }
+  return text;
+}
+
 export function t(key: MessageKey, ...substitutions: string[]): string {
-  const fromChrome = globalThis.chrome?.i18n?.getMessage(key, substitutions);
-  if (fromChrome) return fromChrome;
-  let text: string = english[key]?.message ?? key;
-  substitutions.forEach((value, index) => (text = text.replace(`$${index + 1}`, value)));
+  let text = template(key);
+  if (!text.includes('\uE000')) return text;
+  MARKERS.forEach((marker, index) => (text = text.split(marker).join(substitutions[index] ?? '')));
   return text;
 }
 

@@ -17,6 +17,8 @@ import { Composer } from './views/composer';
 import { Roster, statusText } from './views/roster';
 import { TranscriptView } from './views/transcript';
 
+declare const __TABWRIGHT_TEST_BUILD__: boolean;
+
 export interface RestoredChat {
   store: HistoryStore;
   draft: string;
@@ -49,6 +51,8 @@ export interface ChatMountOptions {
 
 export function mountChat(o: ChatMountOptions) {
   const { chat, hub } = o;
+  // Test builds only: the render benchmark feeds updates straight into the model.
+  if (__TABWRIGHT_TEST_BUILD__) Object.assign(globalThis, { tabwrightChat: chat });
   const transcript = new TranscriptView(chat);
   let draft = o.restored.draft;
   const history = recordHistory(chat, o.restored.store, () => draft);

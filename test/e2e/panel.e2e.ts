@@ -178,7 +178,9 @@ describe('the chat panel against a live ACP peer', () => {
       .poll(() => transcript.evaluate((element) => element.scrollHeight > element.clientHeight * 2), T)
       .toBe(true);
     expect(await distanceFromBottom()).toBeLessThan(60);
-    await transcript.evaluate((element) => element.scrollTo({ top: 0 }));
+    // Scrolled up the way a person does, with the wheel over the conversation.
+    await transcript.hover();
+    await panel.mouse.wheel(0, -20_000);
     const jump = panel.getByRole('button', { name: 'Jump to latest' });
     await jump.waitFor(T);
     expect(await transcript.evaluate((element) => element.scrollTop)).toBeLessThan(100);

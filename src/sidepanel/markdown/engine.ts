@@ -49,6 +49,20 @@ export function renderTokens(tokens: Token[], env: MarkdownEnv): DocumentFragmen
   return fragment;
 }
 
+/**
+ * Renders consecutive top-level blocks (token ranges) with one sanitizer pass, and returns each
+ * block's nodes. Every top-level block renders to exactly one element; should that ever not hold,
+ * the blocks are rendered one by one instead.
+ */
+export function renderBlocks(tokens: Token[], ranges: ReadonlyArray<readonly [number, number]>, env: MarkdownEnv) {
+  if (ranges.length === 0) return [];
+  const from = ranges[0]![0];
+  const to = ranges.at(-1)![1];
+  const nodes = [...renderTokens(tokens.slice(from, to), env).childNodes];
+  if (nodes.length === ranges.length) return nodes.map((node) => [node]);
+  return ranges.map(([start, end]) => [...renderTokens(tokens.slice(start, end), env).childNodes]);
+}
+
 /** Renders a whole markdown text at once (restored history, small texts). */
 export function renderMarkdown(text: string): DocumentFragment {
   const env: MarkdownEnv = {};

@@ -37,6 +37,7 @@ const ALLOWED_TAGS = [
 const ALLOWED_ATTR = ['href', 'title', 'class', 'start'];
 /** Classes the renderer and highlighter set; anything else an attacker could aim at our own CSS. */
 const ALLOWED_CLASS = /^(?:hljs(?:-[\w-]+)?|[\w-]+_|language-[\w.+#-]{1,40}|align-(?:left|center|right)|image-link)$/;
+const HIGHLIGHT_CLASSES = /^hljs-[\w-]+(?: [\w-]+_)*$/;
 const LINK_PROTOCOLS = new Set(['http:', 'https:', 'mailto:']);
 
 /** The URL a link may open, or undefined: only absolute http(s) and mailto. */
@@ -55,8 +56,19 @@ let purifier: Purifier | undefined;
 function instance(): Purifier {
   if (purifier) return purifier;
   const created = DOMPurify(window);
+  // Parsed once here rather than on every call: a streamed reply is sanitized once per frame.
+  created.setConfig({
+    ALLOWED_TAGS,
+    ALLOWED_ATTR,
+    ALLOWED_URI_REGEXP: /^(?:https?|mailto):/i,
+    ALLOW_DATA_ATTR: false,
+    ALLOW_ARIA_ATTR: false,
+    RETURN_DOM_FRAGMENT: true,
+  });
   created.addHook('uponSanitizeAttribute', (_node, data) => {
     if (data.attrName !== 'class') return;
+    // Nearly every class is a highlighter token: check those without splitting.
+    if (HIGHLIGHT_CLASSES.test(data.attrValue)) return;
     data.attrValue = data.attrValue
       .split(/\s+/)
       .filter((name) => ALLOWED_CLASS.test(name))
@@ -83,14 +95,10 @@ function instance(): Purifier {
   return created;
 }
 
-/** Sanitized DOM for renderer output, ready to insert. */
+/**
+ * Sanitized DOM for renderer output, ready to insert. DOMPurify parses the markup in a document of
+ * its own (nothing loads, nothing runs there) and hands back a fragment of this document.
+ */
 export function sanitizeToFragment(html: string): DocumentFragment {
-  return instance().sanitize(html, {
-    ALLOWED_TAGS,
-    ALLOWED_ATTR,
-    ALLOWED_URI_REGEXP: /^(?:https?|mailto):/i,
-    ALLOW_DATA_ATTR: false,
-    ALLOW_ARIA_ATTR: false,
-    RETURN_DOM_FRAGMENT: true,
-  });
+  return instance().sanitize(html) as unknown as DocumentFragment;
 }

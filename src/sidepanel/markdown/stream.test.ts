@@ -109,13 +109,16 @@ describe('StreamingMarkdown', () => {
     }
     stream.flush(true);
     expect(stream.element.querySelectorAll('p')).toHaveLength(200);
+    const chunks = [...stream.element.querySelectorAll(':scope > .md-chunk')];
+    expect(chunks.map((chunk) => chunk.childElementCount)).toEqual([24, 24, 24, 24, 24, 24, 24, 24, 8]);
+    expect(stream.element.innerHTML).toBe(renderedOnce(paragraphs.map((p) => `${p}\n\n`).join(''), true));
     expect(stream.element.querySelectorAll('p')[199]!.textContent).toBe('Paragraph 199 with some words.');
   });
 
   it('reset renders restored text as final', () => {
     const stream = new StreamingMarkdown();
     stream.reset('**restored**');
-    expect(stream.element.innerHTML).toBe('<p><strong>restored</strong></p>');
+    expect(stream.element.innerHTML).toBe('<div class="md-chunk"><p><strong>restored</strong></p></div>');
     expect(stream.dirty).toBe(false);
   });
 
@@ -135,5 +138,22 @@ describe('StreamingMarkdown', () => {
       render.mockRestore();
       errors.mockRestore();
     }
+  });
+
+  it('renders a burst a slice per flush, and the finished text once ended', () => {
+    const text = reply.repeat(12);
+    const stream = new StreamingMarkdown();
+    stream.append(text);
+    stream.flush();
+    expect(stream.dirty).toBe(true);
+    expect(stream.element.textContent!.length).toBeLessThan(text.length / 2);
+    stream.end();
+    let flushes = 1;
+    while (stream.dirty) {
+      stream.flush();
+      flushes++;
+    }
+    expect(flushes).toBeGreaterThan(2);
+    expect(stream.element.innerHTML).toBe(renderedOnce(text, true));
   });
 });

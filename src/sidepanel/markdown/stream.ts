@@ -7,9 +7,13 @@
  * Final blocks are rendered once and left alone; each flush parses only the text after them and
  * re-renders only the blocks whose source changed, usually just the last one. A code fence that is
  * still open grows by appending text, and is highlighted once it closes.
+ *
+ * Blocks are kept in chunks of a fixed count, which the stylesheet lets the browser skip while off
+ * screen (`content-visibility`), so each frame lays out and paints what is visible, not the whole
+ * reply. Chunks are cut by block count, so streaming and a single render give the same DOM.
  */
 import type { Token } from 'markdown-it';
-import { md, plainCodeBlock, renderTokens, type MarkdownEnv } from './engine';
+import { md, plainCodeBlock, renderBlocks, type MarkdownEnv } from './engine';
 
 interface Block {
   startLine: number;
@@ -17,6 +21,15 @@ interface Block {
   from: number;
   to: number;
 }
+
+/** Blocks per chunk: enough that a long reply has few chunks to track, few enough to skip most. */
+const BLOCKS_PER_CHUNK = 24;
+/**
+ * New text rendered per flush, at most (cut at a line end). A burst of text is rendered over a few
+ * frames, as if it had arrived more slowly, so no frame is a long task. Any prefix of a reply
+ * renders exactly as it would have while streaming, so this changes nothing but timing.
+ */
+const SLICE_CHARS = 6_000;
 
 interface RenderedBlock {
   source: string;
@@ -64,14 +77,19 @@ function fenceIsOpen(token: Token, lines: number[], text: string): boolean {
 
 export class StreamingMarkdown {
   readonly element: HTMLElement;
-  #text = '';
-  /** Everything before this offset is final and rendered. */
-  #stable = 0;
+  /** Text whose blocks are final, and the text after it (the only part parsed again). */
+  #settledText = '';
+  #tailText = '';
+  #settledBlocks = 0;
   #tail: RenderedBlock[] = [];
+  #chunks: HTMLElement[] = [];
   /** Link reference definitions from the final part of the text. */
   #references: NonNullable<MarkdownEnv['references']> = {};
-  #renderedLength = 0;
+  #dirty = false;
+  #rendered = false;
   #final = false;
+  /** No more text will come: the next flushes finish the render. */
+  #ended = false;
 
   constructor(className = 'markdown') {
     this.element = document.createElement('div');
@@ -79,63 +97,102 @@ export class StreamingMarkdown {
   }
 
   get text(): string {
-    return this.#text;
+    return this.#settledText + this.#tailText;
   }
 
-  /** Whether there is text the DOM does not show yet. */
+  /** Whether there is rendering left to do: text not shown yet, or the final render. */
   get dirty(): boolean {
-    return this.#renderedLength !== this.#text.length;
+    return this.#dirty;
+  }
+
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** Marks the text complete; flushes from now on lead to the final render. */
+  end(): void {
+    this.#ended = true;
+    if (!this.#final) this.#dirty = true;
   }
 
   append(delta: string): void {
-    this.#text += delta;
+    if (!delta) return;
+    // Appending to the tail only: slicing one ever-growing string would copy all of it each frame.
+    this.#tailText += delta;
+    this.#dirty = true;
   }
 
-  /** Replaces the whole text (a restored message) and renders it as final. */
+  /** Replaces the whole text (a restored message) and renders it as final, at once. */
   reset(text: string): void {
-    this.#restart();
-    this.#text = text;
+    this.#restart('');
+    this.#tailText = text;
+    this.#dirty = true;
     this.flush(true);
   }
 
-  /** Renders what arrived since the last flush; `final` once no more text will come. */
+  /**
+   * Renders one step: up to a slice of the new text, or, once the text has ended and what is left
+   * fits, the final render. `final` renders everything at once.
+   */
   flush(final = false): void {
     try {
-      this.#flush(final);
+      if (final || (this.#ended && this.#tailText.length <= SLICE_CHARS)) this.#flush(true);
+      else this.#flush(false, SLICE_CHARS);
     } catch (error) {
       // Never lose the reply to a rendering fault: show it as plain text instead.
       console.error('Tabwright: markdown rendering failed; showing plain text', error);
-      this.#restart();
+      const text = this.text;
+      this.#restart(text);
       const plain = document.createElement('p');
       plain.className = 'plain-text';
-      plain.textContent = this.#text;
+      plain.textContent = text;
       this.element.append(plain);
-      this.#renderedLength = this.#text.length;
+      this.#dirty = false;
       this.#final = true;
     }
   }
 
-  #flush(final: boolean): void {
+  #flush(final: boolean, limit = Infinity): void {
     if (this.#final) {
-      if (!this.dirty) return;
-      this.#restart();
+      if (!this.#dirty) return;
+      this.#restart(this.text);
     }
-    if (!final && !this.dirty) return;
-    const source = this.#text.slice(this.#stable);
+    if (!final && !this.#dirty) return;
+    let source = this.#tailText;
+    let partial = false;
+    if (!final && source.length > limit) {
+      const cut = source.indexOf('\n', limit);
+      if (cut !== -1 && cut + 1 < source.length) {
+        source = source.slice(0, cut + 1);
+        partial = true;
+      }
+    }
     const env: MarkdownEnv = { references: { ...this.#references } };
     const tokens = md.parse(source, env);
-    if (final && Object.keys(env.references ?? {}).length > 0 && this.#renderedLength > 0) {
+    if (final && Object.keys(env.references ?? {}).length > 0 && this.#rendered) {
       // A reference may be used above its definition, and blocks rendered before the definition
       // arrived would be kept: only a whole-text render gets that right.
-      this.#restart();
+      this.#restart(this.text);
       return this.#flush(true);
     }
     const lines = lineStarts(source);
     const blocks = topLevelBlocks(tokens);
     this.#render(tokens, blocks, lines, source, final);
-    this.#renderedLength = this.#text.length;
+    this.#dirty = partial || (this.#ended && !final);
+    this.#rendered = true;
     this.#final = final;
     if (!final) this.#settle(blocks, lines, source);
+  }
+
+  #chunkFor(blockIndex: number): HTMLElement {
+    const wanted = Math.floor(blockIndex / BLOCKS_PER_CHUNK);
+    while (this.#chunks.length <= wanted) {
+      const chunk = document.createElement('div');
+      chunk.className = 'md-chunk';
+      this.element.append(chunk);
+      this.#chunks.push(chunk);
+    }
+    return this.#chunks[wanted]!;
   }
 
   #render(tokens: Token[], blocks: Block[], lines: number[], source: string, final: boolean): void {
@@ -149,41 +206,46 @@ export class StreamingMarkdown {
     }
     const firstChanged = index;
     let kept: RenderedBlock | undefined;
-    for (; index < blocks.length; index++) {
-      const block = blocks[index]!;
-      const text = sourceOf(block);
-      const first = tokens[block.from]!;
-      if (!final && index === blocks.length - 1 && first.type === 'fence' && fenceIsOpen(first, lines, source)) {
-        const previous = this.#tail[index];
-        const open = previous?.open;
-        if (
-          previous &&
-          open &&
-          index === firstChanged &&
-          open.info === first.info &&
-          first.content.startsWith(open.content)
-        ) {
-          // A growing fence keeps its element and gains only the new text.
-          open.code.append(first.content.slice(open.content.length));
-          kept = { source: text, nodes: previous.nodes, open: { ...open, content: first.content } };
-          next.push(kept);
-        } else {
-          const { block: element, code } = plainCodeBlock(first.info, first.content);
-          next.push({ source: text, nodes: [element], open: { info: first.info, content: first.content, code } });
-        }
-        continue;
+    let open: RenderedBlock | undefined;
+    const last = blocks.at(-1);
+    const lastToken = last && tokens[last.from]!;
+    if (!final && last && lastToken!.type === 'fence' && fenceIsOpen(lastToken!, lines, source)) {
+      const previous = this.#tail[blocks.length - 1];
+      const growing = previous?.open;
+      const text = sourceOf(last);
+      if (
+        previous &&
+        growing &&
+        blocks.length - 1 === firstChanged &&
+        growing.info === lastToken!.info &&
+        lastToken!.content.startsWith(growing.content)
+      ) {
+        // A growing fence keeps its element and gains only the new text.
+        growing.code.append(lastToken!.content.slice(growing.content.length));
+        kept = { source: text, nodes: previous.nodes, open: { ...growing, content: lastToken!.content } };
+        open = kept;
+      } else if (blocks.length - 1 >= firstChanged) {
+        const { block: element, code } = plainCodeBlock(lastToken!.info, lastToken!.content);
+        open = { source: text, nodes: [element], open: { info: lastToken!.info, content: lastToken!.content, code } };
       }
-      const fragment = renderTokens(tokens.slice(block.from, block.to), { references: this.#references });
-      next.push({ source: text, nodes: [...fragment.childNodes] });
     }
+    const toRender = blocks.slice(firstChanged, open ? -1 : undefined);
+    const rendered = renderBlocks(
+      tokens,
+      toRender.map((block) => [block.from, block.to] as const),
+      { references: this.#references },
+    );
+    toRender.forEach((block, offset) => next.push({ source: sourceOf(block), nodes: rendered[offset]! }));
+    if (open) next.push(open);
     for (const stale of this.#tail.slice(firstChanged)) {
       if (kept && stale.nodes === kept.nodes) continue;
       for (const node of stale.nodes) node.remove();
     }
-    for (const block of next.slice(firstChanged)) {
+    for (const [offset, block] of next.slice(firstChanged).entries()) {
       if (kept && block === kept) continue;
-      this.element.append(...block.nodes);
+      this.#chunkFor(this.#settledBlocks + firstChanged + offset).append(...block.nodes);
     }
+    while (this.#chunks.length > 0 && !this.#chunks.at(-1)!.hasChildNodes()) this.#chunks.pop()!.remove();
     this.#tail = next;
   }
 
@@ -206,16 +268,24 @@ export class StreamingMarkdown {
         if (!(label in this.#references)) this.#references[label] = target;
       }
     }
-    this.#stable += advance;
+    this.#settledText += finished;
+    this.#tailText = this.#tailText.slice(advance);
+    this.#settledBlocks += settled;
     this.#tail = this.#tail.slice(settled);
   }
 
-  #restart(): void {
+  /** Forgets everything rendered; `text` becomes the tail, to be parsed whole. */
+  #restart(text: string): void {
     this.element.replaceChildren();
-    this.#stable = 0;
+    this.#chunks = [];
+    this.#settledText = '';
+    this.#tailText = text;
+    this.#settledBlocks = 0;
     this.#tail = [];
     this.#references = {};
-    this.#renderedLength = 0;
+    this.#rendered = false;
     this.#final = false;
+    this.#ended = false;
+    this.#dirty = text !== '';
   }
 }

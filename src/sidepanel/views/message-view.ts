@@ -14,8 +14,8 @@ import { mediaView, toolCard } from './tool-card';
 export interface MessageContext {
   isAwaitingAnswer(segmentId: string): boolean;
   answer(segmentId: string, optionId: string): void;
-  /** A text renderer has new text to show on the next frame. */
-  dirty(renderer: StreamingMarkdown): void;
+  /** A text renderer of this message has rendering to do on the next frame. */
+  dirty(renderer: StreamingMarkdown, message: AgentMessageView): void;
 }
 
 const STOP_REASONS: Record<string, () => string> = {
@@ -25,13 +25,13 @@ const STOP_REASONS: Record<string, () => string> = {
   refusal: () => t('stopRefusal'),
 };
 
+// Formatters are made once: building one per message costs more than the message.
+const SHORT_TIME = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const FULL_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
 function timeOf(at: number): HTMLTimeElement {
   const date = new Date(at);
-  return h(
-    'time',
-    { datetime: date.toISOString(), title: date.toLocaleString() },
-    date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }),
-  );
+  return h('time', { datetime: date.toISOString(), title: FULL_TIME.format(date) }, SHORT_TIME.format(date));
 }
 
 function copyButton(label: string): HTMLButtonElement {
@@ -129,12 +129,10 @@ export class AgentMessageView {
     this.#segments.set(segment.id, view);
     this.#body.classList.remove('empty');
     if (view.renderer) {
-      const text = (segment as { text: string }).text;
-      if (restored || this.#item.done) view.renderer.reset(text);
-      else {
-        view.renderer.append(text);
-        this.context.dirty(view.renderer);
-      }
+      view.renderer.append((segment as { text: string }).text);
+      // Restored or finished text renders over the next frames, a slice at a time.
+      if (restored || this.#item.done) view.renderer.end();
+      this.context.dirty(view.renderer, this);
     }
   }
 
@@ -143,7 +141,13 @@ export class AgentMessageView {
     const renderer = this.#segments.get(segmentId)?.renderer;
     if (!renderer) return;
     renderer.append(delta);
-    this.context.dirty(renderer);
+    this.context.dirty(renderer, this);
+  }
+
+  /** `aria-busy` while the reply streams or is still being rendered; assistive tech waits for it. */
+  refreshBusy(): void {
+    const busy = !this.#item.done || [...this.#segments.values()].some((view) => view.renderer?.dirty);
+    if (this.element.getAttribute('aria-busy') !== String(busy)) this.element.setAttribute('aria-busy', String(busy));
   }
 
   removeSegment(segmentId: string): void {
@@ -167,11 +171,20 @@ export class AgentMessageView {
     if (item.done && item.segments.length === 0 && !item.error && !reason) {
       this.#footer.append(h('p', { className: 'muted' }, t('emptyReply')));
     }
+    this.refreshBusy();
   }
 
-  /** Text above a new part of the reply is complete: render it final (code highlighted). */
+  /** Text above a new part of the reply is complete: it renders final (code highlighted). */
   #finishStreams(): void {
-    for (const [, view] of this.#segments) view.renderer?.flush(true);
+    for (const [, view] of this.#segments) {
+      const renderer = view.renderer;
+      if (!renderer || (renderer.ended && !renderer.dirty)) continue;
+      renderer.end();
+      // At once when what is left is small (the usual case), so a finished reply reads finished;
+      // a long remainder goes on a slice per frame.
+      renderer.flush();
+      if (renderer.dirty) this.context.dirty(renderer, this);
+    }
     const thoughts = this.#body.querySelectorAll<HTMLElement>('.thought .card-title');
     for (const title of thoughts) title.textContent = t('thoughts');
   }

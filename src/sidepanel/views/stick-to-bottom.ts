@@ -1,48 +1,75 @@
 /**
  * Keeps the transcript pinned to the newest message while the user is at the bottom, and lets
  * them scroll up to read without being pulled down; a "Jump to latest" button appears meanwhile.
+ *
+ * No layout is read per frame: the browser's scroll anchoring does the pinning. Every child of the
+ * scroller opts out of anchoring except a sentinel at the very end, so while the sentinel is in
+ * view the browser keeps it there as content grows above it; once the user scrolls up, nothing is
+ * anchored and the view stays put. An IntersectionObserver on the sentinel tells which case holds.
  */
-const NEAR_BOTTOM_PX = 48;
-
 export class StickToBottom {
+  readonly #sentinel: HTMLElement;
   #pinned = true;
+  /** Where the view was the last time it was at the bottom. */
+  #pinnedTop = 0;
 
   constructor(
     private readonly scroller: HTMLElement,
     private readonly jump: HTMLButtonElement,
   ) {
-    scroller.addEventListener('scroll', () => {
-      this.#pinned = this.#distance() <= NEAR_BOTTOM_PX;
-      if (this.#pinned) jump.hidden = true;
-    });
+    this.#sentinel = document.createElement('div');
+    this.#sentinel.className = 'bottom-anchor';
+    this.#sentinel.setAttribute('aria-hidden', 'true');
+    scroller.append(this.#sentinel);
+    // Layout is fresh when this runs, so reading the scroll position here costs nothing extra.
+    new IntersectionObserver(
+      ([entry]) => {
+        const top = scroller.scrollTop;
+        if (entry?.isIntersecting ?? true) {
+          this.#setPinned(true);
+          this.#pinnedTop = top;
+          return;
+        }
+        // Out of view without the view moving up: content grew past the end (anchoring does not
+        // apply at scroll offset 0), so follow it. Moved up: the user is reading; stay put.
+        if (this.#pinned && top >= this.#pinnedTop - 2) {
+          this.#sentinel.scrollIntoView({ block: 'end' });
+          this.#pinnedTop = scroller.scrollTop;
+          return;
+        }
+        this.#setPinned(false);
+      },
+      { root: scroller, rootMargin: '0px 0px 48px 0px' },
+    ).observe(this.#sentinel);
     jump.addEventListener('click', () => {
-      this.#pinned = true;
-      this.follow();
+      this.pin();
       scroller.focus({ preventScroll: true });
     });
+  }
+
+  #setPinned(pinned: boolean): void {
+    this.#pinned = pinned;
+    if (this.jump.hidden !== pinned) this.jump.hidden = pinned;
   }
 
   get pinned(): boolean {
     return this.#pinned;
   }
 
-  #distance(): number {
-    return this.scroller.scrollHeight - this.scroller.scrollTop - this.scroller.clientHeight;
+  /** Content is appended before the sentinel, so it stays last. */
+  append(node: Node): void {
+    this.scroller.insertBefore(node, this.#sentinel);
   }
 
-  /** After content changed: follow it when pinned, otherwise offer the jump. */
-  follow(): void {
-    if (this.#pinned) {
-      this.scroller.scrollTop = this.scroller.scrollHeight;
-      this.jump.hidden = true;
-    } else if (this.#distance() > NEAR_BOTTOM_PX) {
-      this.jump.hidden = false;
-    }
+  /** Empties the scroller but keeps the sentinel. */
+  replace(...nodes: Node[]): void {
+    this.scroller.replaceChildren(...nodes, this.#sentinel);
   }
 
-  /** The user sent something: show it, whatever they were reading. */
+  /** The user sent something, or asked for the latest: show the end, whatever they were reading. */
   pin(): void {
-    this.#pinned = true;
-    this.follow();
+    this.#sentinel.scrollIntoView({ block: 'end' });
+    this.#pinnedTop = this.scroller.scrollTop;
+    this.#setPinned(true);
   }
 }

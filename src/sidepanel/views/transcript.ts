@@ -21,6 +21,7 @@ export class TranscriptView {
   readonly #nodes = new Map<string, HTMLElement>();
   readonly #agents = new Map<string, AgentMessageView>();
   readonly #dirty = new Set<StreamingMarkdown>();
+  readonly #rendering = new Set<AgentMessageView>();
   readonly #frame: FrameScheduler;
   readonly #stick: StickToBottom;
   readonly #context: MessageContext;
@@ -55,12 +56,19 @@ export class TranscriptView {
         model.answerPermission(id, optionId);
         if (hadFocus) document.getElementById('composer-input')?.focus();
       },
-      dirty: (renderer) => {
+      dirty: (renderer, message) => {
         this.#dirty.add(renderer);
+        this.#rendering.add(message);
         this.#frame.request();
       },
     };
     this.#log.addEventListener('click', (event) => this.#onClick(event));
+    // Off-screen parts of long replies are skipped only while the page can be seen: a hidden page
+    // counts everything as off screen, and skipped text is missing from `innerText`.
+    const visible = () =>
+      document.documentElement.classList.toggle('page-visible', document.visibilityState === 'visible');
+    document.addEventListener('visibilitychange', visible);
+    visible();
     this.#reset();
     model.subscribe((change) => this.#apply(change));
   }
@@ -81,16 +89,22 @@ export class TranscriptView {
   }
 
   #renderFrame(): void {
-    for (const renderer of this.#dirty) renderer.flush();
-    this.#dirty.clear();
-    this.#stick.follow();
+    for (const renderer of this.#dirty) {
+      renderer.flush();
+      if (!renderer.dirty) this.#dirty.delete(renderer);
+    }
+    for (const message of this.#rendering) message.refreshBusy();
+    if (this.#dirty.size === 0) this.#rendering.clear();
+    // A burst of text renders a slice per frame until it is all shown.
+    else this.#frame.request();
   }
 
   #reset(): void {
     this.#nodes.clear();
     this.#agents.clear();
     this.#dirty.clear();
-    this.#log.replaceChildren(this.#empty);
+    this.#rendering.clear();
+    this.#stick.replace(this.#empty);
     for (const item of this.model.items) this.#append(item);
     this.#empty.hidden = this.model.items.length > 0;
     this.#stick.pin();
@@ -98,7 +112,7 @@ export class TranscriptView {
 
   #append(item: ChatItem): void {
     const { element, agent } = messageElement(item, this.#context);
-    this.#log.append(element);
+    this.#stick.append(element);
     this.#nodes.set(item.id, element);
     if (agent) this.#agents.set(item.id, agent);
     this.#empty.hidden = true;
@@ -136,7 +150,6 @@ export class TranscriptView {
         const item = change.item;
         const agent = this.#agents.get(item.id);
         if (agent && item.kind === 'agent') {
-          this.#frame.run();
           agent.update(item);
           if (item.done) this.#announceReply(item.agentName, item.error ?? messageText(item));
         } else {
