@@ -13,6 +13,7 @@ export interface Bench {
 const benches: Array<() => Promise<{ bench: Bench }>> = [
   () => import('./snapshot.bench'),
   () => import('./actions.bench'),
+  () => import('./render.bench'),
 ];
 
 async function main(): Promise<void> {
