@@ -47,6 +47,11 @@ export interface ChatMountOptions {
   saveSettings(next: Settings): Promise<void>;
   /** Shows Settings (to edit an agent from its chip). */
   showSettings(): void;
+  /** Whether the conversation is on screen, and bringing it back. */
+  chatShown(): boolean;
+  showChat(): void;
+  /** Where a "permission waiting" bar goes when the conversation is not on screen. */
+  mainRoot: HTMLElement;
 }
 
 export function mountChat(o: ChatMountOptions) {
@@ -129,7 +134,39 @@ export function mountChat(o: ChatMountOptions) {
       void agentsSettings.edit(id);
     },
   });
+  // A permission request blocks its agent: when Settings hide the conversation, say so above them.
+  const waiting = new Map<string, string>();
+  const waitingBar = h('div', { className: 'permission-waiting', role: 'status', hidden: true });
+  o.mainRoot.before(waitingBar);
+  const showWaiting = () => {
+    const shown = waiting.size > 0 && !o.chatShown();
+    waitingBar.hidden = !shown;
+    if (!shown) return waitingBar.replaceChildren();
+    const [first] = waiting;
+    waitingBar.replaceChildren(
+      h(
+        'button',
+        {
+          type: 'button',
+          onclick: () => {
+            o.showChat();
+            transcript.focusPermission(first![0]);
+          },
+        },
+        t('permissionWaiting', first![1]),
+      ),
+    );
+  };
+  chat.subscribe((change) => {
+    if (change.type !== 'segment' || change.segment.kind !== 'permission') return;
+    if (chat.isAwaitingAnswer(change.segment.id)) {
+      waiting.set(change.segment.id, t('permissionHeading', change.item.agentName, change.segment.title));
+    } else waiting.delete(change.segment.id);
+    showWaiting();
+  });
+
   const refresh = () => {
+    showWaiting();
     roster.render(hub.views(), o.settings().actMode);
     composer.setBusy(hub.busy());
     composer.setCanRetry(chat.lastUser() !== undefined);

@@ -151,10 +151,18 @@ export async function startPanel(): Promise<void> {
       showingSettings = true;
       render();
     },
+    chatShown: () => !showingSettings && settings.agents.length > 0,
+    showChat: () => {
+      showingSettings = false;
+      render();
+    },
+    mainRoot: main,
   });
   const addAgent = async (input: NewAgent) => {
+    const first = settings.agents.length === 0;
     await chatUi.addAgent(input);
     render();
+    if (first) chatUi.composer.focus();
   };
   const agentsSection = chatUi.agentsSection;
   const settingsPanel = () =>

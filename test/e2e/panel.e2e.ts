@@ -140,6 +140,20 @@ describe('the chat panel against a live ACP peer', () => {
     await expect.poll(() => peer.answers.at(-1), T).toBe('once');
   });
 
+  it('points to a permission request that arrives while Settings hide the conversation', async () => {
+    panel = await connectedPanel();
+    await sendMessage(panel, 'permission after 1500 Delete the branch');
+    await panel.getByRole('button', { name: 'Settings' }).click();
+    const waiting = panel.getByRole('button', { name: /^Show asks permission: Delete the branch/ });
+    await waiting.waitFor(T);
+    await waiting.click();
+    const focused = () => panel!.evaluate(() => document.activeElement?.textContent ?? '');
+    await expect.poll(focused, T).toBe('Allow once');
+    await panel.keyboard.press('Enter');
+    await expect.poll(() => peer.answers.at(-1), T).toBe('once');
+    expect(await waiting.count()).toBe(0);
+  });
+
   it('stops a streaming reply, retries the last message and clears the screen without a new session', async () => {
     panel = await connectedPanel();
     const sessionsBefore = peer.sessions.length;

@@ -212,6 +212,11 @@ export async function startShowcasePeer(options: ShowcaseOptions = {}): Promise<
             }
             await say(client, sessionId, `corpus done: ${corpus.length}`, 'done');
           } else if (command === 'permission') {
+            // `permission after <ms> <title>` asks later, once the user has moved elsewhere.
+            if (rest[0] === 'after') {
+              await sleep(Number(rest[1]), signal);
+              rest.splice(0, 2);
+            }
             const toolCallId = randomUUID();
             const title = rest.join(' ') || 'Write to src/config.ts';
             await update(client, sessionId, {

@@ -168,6 +168,12 @@ export class TranscriptView {
     this.announce(t('replyFinished', agentName, short));
   }
 
+  /** Moves focus to a waiting permission request's first option. */
+  focusPermission(segmentId: string): void {
+    this.#frame.run();
+    this.#log.querySelector<HTMLButtonElement>(`[data-permission="${CSS.escape(segmentId)}"] .actions button`)?.focus();
+  }
+
   /** Brings a new permission request to the user: focus moves there unless they are typing. */
   #askForPermission(agentName: string, segmentId: string, title: string): void {
     this.announce(t('permissionHeading', agentName, title));
