@@ -56,8 +56,9 @@ describe('the chat panel against a live ACP peer', () => {
     expect(await link.getAttribute('target')).toBe('_blank');
     expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
 
-    const plan = reply.getByRole('region', { name: /Plan/ });
-    expect(await plan.textContent()).toContain('2 of 3 done');
+    const plan = reply.locator('details.plan');
+    expect(await plan.evaluate((d: HTMLDetailsElement) => d.open)).toBe(true);
+    expect(await plan.locator('summary').textContent()).toBe('Plan2 of 3 done');
     expect(await plan.locator('li').allTextContents()).toEqual([
       expect.stringContaining('Read the failing page (done)'),
       expect.stringContaining('Find the config loader (done)'),

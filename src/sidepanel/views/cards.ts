@@ -17,13 +17,13 @@ const ENTRY_STATUS = {
 
 export function planCard(segment: SegmentOf<'plan'>): HTMLElement {
   const done = segment.entries.filter((entry) => entry.status === 'completed').length;
-  const headingId = `${segment.id}-heading`;
+  // Open by default: a plan is worth seeing; it folds away like every other card.
   const card = h(
-    'section',
-    { className: 'card plan', 'aria-labelledby': headingId },
+    'details',
+    { className: 'card plan', open: true },
     h(
-      'h4',
-      { id: headingId },
+      'summary',
+      {},
       icon('plan'),
       h('span', { className: 'card-title' }, t('plan')),
       segment.entries.length

@@ -120,8 +120,10 @@ export class AgentMessageView {
     if (!existing) this.#finishStreams();
     const view = this.#build(segment);
     if (existing) {
-      const wasOpen = existing.element instanceof HTMLDetailsElement && existing.element.open;
-      if (wasOpen && view.element instanceof HTMLDetailsElement) view.element.open = true;
+      // The user's choice to open or fold a card survives its updates.
+      if (existing.element instanceof HTMLDetailsElement && view.element instanceof HTMLDetailsElement) {
+        view.element.open = existing.element.open;
+      }
       existing.element.replaceWith(view.element);
     } else {
       this.#body.append(view.element);
