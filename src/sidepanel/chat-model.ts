@@ -147,7 +147,20 @@ export class ChatModel {
     applySessionUpdate(this.#ops(agentId, agentName), update);
   }
 
+  /** One set of operations per agent and name, not one per streamed chunk. */
+  readonly #opsCache = new Map<string, ReplyOps>();
+
   #ops(agentId: string, agentName: string): ReplyOps {
+    const key = `${agentId}\n${agentName}`;
+    let ops = this.#opsCache.get(key);
+    if (!ops) {
+      ops = this.#makeOps(agentId, agentName);
+      this.#opsCache.set(key, ops);
+    }
+    return ops;
+  }
+
+  #makeOps(agentId: string, agentName: string): ReplyOps {
     return {
       open: () => this.#agentItem(agentId, agentName),
       add: (item, kind, fields) => this.#segment(item, kind, fields),

@@ -27,9 +27,11 @@ const BLOCKS_PER_CHUNK = 24;
 /**
  * New text rendered per flush, at most (cut at a line end). A burst of text is rendered over a few
  * frames, as if it had arrived more slowly, so no frame is a long task. Any prefix of a reply
- * renders exactly as it would have while streaming, so this changes nothing but timing.
+ * renders exactly as it would have while streaming, so this changes nothing but timing. The slice
+ * adapts to what the text costs to render (code costs more than prose), aiming at a few
+ * milliseconds of script per frame.
  */
-const SLICE_CHARS = 6_000;
+const SLICE = { initial: 4_000, min: 1_000, max: 16_000, targetMs: 10 };
 
 interface RenderedBlock {
   source: string;
@@ -90,6 +92,7 @@ export class StreamingMarkdown {
   #final = false;
   /** No more text will come: the next flushes finish the render. */
   #ended = false;
+  #sliceChars = SLICE.initial;
 
   constructor(className = 'markdown') {
     this.element = document.createElement('div');
@@ -136,8 +139,8 @@ export class StreamingMarkdown {
    */
   flush(final = false): void {
     try {
-      if (final || (this.#ended && this.#tailText.length <= SLICE_CHARS)) this.#flush(true);
-      else this.#flush(false, SLICE_CHARS);
+      if (final || (this.#ended && this.#tailText.length <= this.#sliceChars)) this.#flush(true);
+      else this.#flush(false, this.#sliceChars);
     } catch (error) {
       // Never lose the reply to a rendering fault: show it as plain text instead.
       console.error('Tabwright: markdown rendering failed; showing plain text', error);
@@ -177,7 +180,12 @@ export class StreamingMarkdown {
     }
     const lines = lineStarts(source);
     const blocks = topLevelBlocks(tokens);
+    const started = performance.now();
     this.#render(tokens, blocks, lines, source, final);
+    if (partial) {
+      const perChar = Math.max(performance.now() - started, 0.1) / source.length;
+      this.#sliceChars = Math.round(Math.min(SLICE.max, Math.max(SLICE.min, SLICE.targetMs / perChar)));
+    }
     this.#dirty = partial || (this.#ended && !final);
     this.#rendered = true;
     this.#final = final;
