@@ -29,7 +29,10 @@ describe('the chat panel against a live ACP peer', () => {
     if (await page.getByRole('textbox', { name: 'Agent name' }).isVisible()) {
       await addAgentThroughForm(page, { name: 'Show', url: peer.url, token: '' });
     }
-    await expect.poll(() => page.getByRole('button', { name: /^Show: connected/ }).count(), T).toBe(1);
+    // Generous: on a busy machine the first connection of a fresh browser can take a while.
+    await expect
+      .poll(() => page.getByRole('button', { name: /^Show: connected/ }).count(), { timeout: 60_000 })
+      .toBe(1);
     // Each test starts from an empty screen (the window's history would otherwise come back).
     await page.getByRole('button', { name: 'Clear screen' }).click();
     return page;
