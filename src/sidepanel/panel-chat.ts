@@ -85,6 +85,11 @@ export function mountChat(o: ChatMountOptions) {
       history.changed();
     },
     commands: () => hub.commands(),
+    agentNames: () =>
+      o
+        .settings()
+        .agents.filter((agent) => agent.enabled)
+        .map((agent) => agent.name),
   });
   const section = h('section', { className: 'chat', 'aria-label': t('chat') }, transcript.element, composer.element);
 

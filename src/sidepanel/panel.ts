@@ -20,6 +20,7 @@ import { mountChat, restoreChat } from './panel-chat';
 import { startConnectors } from './panel-connectors';
 import { wireGates } from './gates-wiring';
 import { agentForm, type NewAgent } from './views/agent-form';
+import { roomSettingsSection } from './views/room-settings';
 import { settingsView } from './views/settings';
 
 export const DEFAULT_BROKER_URL = 'ws://127.0.0.1:8765/acp';
@@ -193,7 +194,18 @@ export async function startPanel(): Promise<void> {
       );
       return;
     }
-    main.replaceChildren(...(showingSettings ? [settingsPanel(), connectors.section()] : [chatUi.section]));
+    main.replaceChildren(
+      ...(showingSettings
+        ? [
+            settingsPanel(),
+            roomSettingsSection({
+              settings: () => settings,
+              save: (change) => saveSettings({ ...settings, ...change }),
+            }),
+            connectors.section(),
+          ]
+        : [chatUi.section]),
+    );
   };
 
   document.getElementById('open-settings')!.addEventListener('click', () => {

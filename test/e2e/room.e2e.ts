@@ -20,7 +20,12 @@ describe('a room with two agents', () => {
           .locator('article.message.agent.done')
           .filter({ has: panel.locator('.who', { hasText: new RegExp(`^${name}$`) }) })
       : panel.locator('article.message.agent.done');
-  const lastReplyText = (name: string) => replies(name).last().locator('.markdown').innerText();
+  // Off-screen replies are not laid out (content-visibility), and innerText needs layout.
+  const lastReplyText = async (name: string) => {
+    const reply = replies(name).last().locator('.markdown');
+    await reply.scrollIntoViewIfNeeded();
+    return reply.innerText();
+  };
   const notices = (text: RegExp) => panel.locator('.notice').filter({ hasText: text });
 
   beforeAll(async () => {
@@ -82,5 +87,39 @@ describe('a room with two agents', () => {
     await sendMessage(panel, '@Alpha second');
     await expect.poll(() => replies('Alpha').count(), T).toBe(before + 2);
     expect(await lastReplyText('Alpha')).toBe('You said: first\n\n@Alpha second');
+  });
+
+  it('completes agent names after @ in the composer', async () => {
+    const box = panel.getByRole('textbox', { name: 'Message' });
+    await box.fill('');
+    await box.pressSequentially('hi @be');
+    await expect.poll(() => panel.getByRole('option', { name: /@Beta/ }).count(), T).toBe(1);
+    await box.press('Enter');
+    expect(await box.inputValue()).toBe('hi @Beta ');
+    await box.fill('');
+  });
+
+  it('ambient mode, set in Settings, gives every agent every message', async () => {
+    await panel.getByRole('button', { name: 'Settings' }).click();
+    await panel.getByRole('radio', { name: 'Everyone' }).check();
+    await panel.getByRole('button', { name: 'Settings' }).click();
+    const alpha = await replies('Alpha').count();
+    const beta = await replies('Beta').count();
+    const pauses = await notices(/Paused the agents' conversation/).count();
+    await sendMessage(panel, '@Beta only you?');
+    const firstText = async (name: string, index: number) => {
+      const reply = replies(name).nth(index).locator('.markdown');
+      await reply.scrollIntoViewIfNeeded();
+      return reply.innerText();
+    };
+    await expect.poll(() => replies('Alpha').count(), T).toBeGreaterThan(alpha);
+    await expect.poll(() => replies('Beta').count(), T).toBeGreaterThan(beta);
+    expect(await firstText('Alpha', alpha)).toBe('You said: only you?');
+    expect(await firstText('Beta', beta)).toBe('You said: only you?');
+    // Every reply goes to the other agent, so two echoing agents go on until the loop guard pauses them.
+    await expect.poll(() => notices(/Paused the agents' conversation/).count(), T).toBe(pauses + 1);
+    await panel.getByRole('button', { name: 'Settings' }).click();
+    await panel.getByRole('radio', { name: 'Mentioned agents' }).check();
+    await panel.getByRole('button', { name: 'Settings' }).click();
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Where the user writes: Enter sends, Shift+Enter starts a new line, `/` lists the agents' slash
- * commands. Stop, Retry and Clear screen sit beside Send. The draft is reported as it changes so
- * it survives the panel closing.
+ * commands and `@` completes agent names. Stop, Retry and Clear screen sit beside Send. The draft
+ * is reported as it changes so it survives the panel closing.
  */
 import { h } from '../dom';
 import { t } from '../i18n';
@@ -17,6 +17,25 @@ export interface ComposerOptions {
   onDraft(text: string): void;
   /** Slash commands the connected agents offer, with the agent that offers each. */
   commands(): Array<SlashCommand & { agentName: string }>;
+  /** Names of the agents in the room, for `@` completion. */
+  agentNames(): string[];
+}
+
+/** One entry of the completion list: what it shows, and the text it puts in place of [from, to). */
+interface Suggestion {
+  label: string;
+  description: string;
+  owner: string;
+  from: number;
+  to: number;
+  insert: string;
+}
+
+/** The `@name` being typed just before the caret, if any (not inside an e-mail address). */
+export function mentionBeingTyped(value: string, caret: number): { from: number; prefix: string } | undefined {
+  const match = /(^|[\s(,;])@([^\s@]*)$/u.exec(value.slice(0, caret));
+  if (!match) return undefined;
+  return { from: match.index + match[1]!.length, prefix: match[2]! };
 }
 
 const MAX_HEIGHT_PX = 220;
@@ -27,7 +46,7 @@ export class Composer {
   readonly #stop: HTMLButtonElement;
   readonly #retry: HTMLButtonElement;
   readonly #list: HTMLElement;
-  #matches: Array<SlashCommand & { agentName: string }> = [];
+  #matches: Suggestion[] = [];
   #active = 0;
 
   constructor(private readonly o: ComposerOptions) {
@@ -155,11 +174,42 @@ export class Composer {
     }
   }
 
+  #suggestions(): Suggestion[] {
+    const value = this.input.value;
+    const slash = /^\/(\S*)$/.exec(value);
+    if (slash) {
+      const prefix = slash[1]!.toLowerCase();
+      return this.o
+        .commands()
+        .filter((command) => command.name.toLowerCase().startsWith(prefix))
+        .map((command) => ({
+          label: `/${command.name}`,
+          description: command.description,
+          owner: command.agentName,
+          from: 0,
+          to: value.length,
+          insert: `/${command.name} `,
+        }));
+    }
+    const caret = this.input.selectionStart ?? value.length;
+    const mention = mentionBeingTyped(value, caret);
+    if (!mention) return [];
+    const prefix = mention.prefix.toLowerCase();
+    return this.o
+      .agentNames()
+      .filter((name) => name.toLowerCase().startsWith(prefix) && name.toLowerCase() !== prefix)
+      .map((name) => ({
+        label: `@${name}`,
+        description: '',
+        owner: '',
+        from: mention.from,
+        to: caret,
+        insert: `@${name} `,
+      }));
+  }
+
   #updateCommands(): void {
-    const match = /^\/(\S*)$/.exec(this.input.value);
-    if (!match) return this.#closeCommands();
-    const prefix = match[1]!.toLowerCase();
-    this.#matches = this.o.commands().filter((command) => command.name.toLowerCase().startsWith(prefix));
+    this.#matches = this.#suggestions();
     if (this.#matches.length === 0) return this.#closeCommands();
     this.#list.replaceChildren(
       ...this.#matches.map((command, index) =>
@@ -174,9 +224,9 @@ export class Composer {
               this.#accept(index);
             },
           },
-          h('span', { className: 'command-name' }, `/${command.name}`),
+          h('span', { className: 'command-name' }, command.label),
           h('span', { className: 'command-description' }, command.description),
-          h('span', { className: 'command-agent' }, command.agentName),
+          h('span', { className: 'command-agent' }, command.owner),
         ),
       ),
     );
@@ -193,9 +243,12 @@ export class Composer {
   }
 
   #accept(index: number): void {
-    const command = this.#matches[index];
-    if (!command) return;
-    this.input.value = `/${command.name} `;
+    const suggestion = this.#matches[index];
+    if (!suggestion) return;
+    const value = this.input.value;
+    this.input.value = value.slice(0, suggestion.from) + suggestion.insert + value.slice(suggestion.to);
+    const caret = suggestion.from + suggestion.insert.length;
+    this.input.setSelectionRange(caret, caret);
     this.o.onDraft(this.input.value);
     this.#closeCommands();
     this.input.focus();
@@ -203,6 +256,7 @@ export class Composer {
 
   #closeCommands(): void {
     this.#list.hidden = true;
+    this.#list.replaceChildren();
     this.#matches = [];
     this.input.removeAttribute('aria-activedescendant');
   }
