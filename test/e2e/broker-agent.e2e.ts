@@ -3,47 +3,25 @@
  * side), relays the chat, and the agent operates the fixture page through the broker's HTTP MCP
  * endpoint — through the panel's gates, with the user's confirmation.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBroker, type RunningBroker } from '../../broker/server';
+import { describe, expect, it } from 'vitest';
 import { stdioAgentCommand } from '../peers/stdio-agent-command';
-import { startFixtureServer, type FixtureServer } from './fixture-server';
-import {
-  addAgentThroughForm,
-  allowSite,
-  launchWithExtension,
-  openActiveTab,
-  openPanelTab,
-  sendMessage,
-  type Launched,
-} from './harness';
+import { addAgentThroughForm, allowSite, openActiveTab, openPanelTab, sendMessage } from './harness';
+import { useRig } from './rig';
 
 const TOKEN = 'broker-agent-token';
 
 describe('a stdio ACP agent behind the broker works in the real panel', () => {
-  let launched: Launched;
-  let broker: RunningBroker;
-  let fixtures: FixtureServer;
-
-  beforeAll(async () => {
-    broker = await startBroker({ token: TOKEN, agentCommand: stdioAgentCommand() });
-    fixtures = await startFixtureServer();
-    launched = await launchWithExtension();
-  });
-  afterAll(async () => {
-    await launched?.close();
-    await broker?.close();
-    await fixtures?.close();
-  });
+  const rig = useRig({ token: TOKEN, agentCommand: stdioAgentCommand() });
 
   it('chats, clicks through HTTP MCP once allowed, and relays a permission question', async () => {
-    const panel = await openPanelTab(launched);
-    await addAgentThroughForm(panel, { name: 'Stdio', url: broker.url, token: TOKEN });
+    const panel = await openPanelTab(rig.launched);
+    await addAgentThroughForm(panel, { name: 'Stdio', url: rig.broker.url, token: TOKEN });
     await panel.getByRole('button', { name: /Stdio: connected/ }).waitFor({ timeout: 60_000 });
     await panel.getByRole('button', { name: 'Settings' }).click();
-    await allowSite(panel, fixtures.allowed);
+    await allowSite(panel, rig.fixtures.allowed);
     await panel.getByRole('switch', { name: 'Act mode' }).check();
     await panel.getByRole('button', { name: 'Settings' }).click();
-    const page = await openActiveTab(launched, fixtures.url('/index.html'));
+    const page = await openActiveTab(rig.launched, rig.fixtures.url('/index.html'));
     const replies = panel.locator('article.message.agent.done');
 
     await sendMessage(panel, 'mcp');

@@ -3,46 +3,24 @@
  * `serverId`), the real panel serves it from the same declarations it gives OpenAB, and the demo
  * agent reads and clicks the fixture page through it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBroker, type RunningBroker } from '../../broker/server';
-import { startFixtureServer, type FixtureServer } from './fixture-server';
-import {
-  addAgentThroughForm,
-  allowSite,
-  launchWithExtension,
-  openActiveTab,
-  openPanelTab,
-  sendMessage,
-  type Launched,
-} from './harness';
+import { describe, expect, it } from 'vitest';
+import { addAgentThroughForm, allowSite, openActiveTab, openPanelTab, sendMessage } from './harness';
+import { useRig } from './rig';
 
 const TOKEN = 'dialect-b-token';
 
 describe('the demo agent over dialect B through the real panel', () => {
-  let launched: Launched;
-  let broker: RunningBroker;
-  let fixtures: FixtureServer;
-
-  beforeAll(async () => {
-    broker = await startBroker({ token: TOKEN, chunkDelayMs: 0, dialect: 'b' });
-    fixtures = await startFixtureServer();
-    launched = await launchWithExtension();
-  });
-  afterAll(async () => {
-    await launched?.close();
-    await broker?.close();
-    await fixtures?.close();
-  });
+  const rig = useRig({ token: TOKEN, chunkDelayMs: 0, dialect: 'b' });
 
   it('snapshots, clicks once allowed, and asks a question the user answers', async () => {
-    const panel = await openPanelTab(launched);
-    await addAgentThroughForm(panel, { name: 'Demo B', url: broker.url, token: TOKEN });
+    const panel = await openPanelTab(rig.launched);
+    await addAgentThroughForm(panel, { name: 'Demo B', url: rig.broker.url, token: TOKEN });
     await panel.getByRole('button', { name: /Demo B: connected/ }).waitFor();
     await panel.getByRole('button', { name: 'Settings' }).click();
-    await allowSite(panel, fixtures.allowed);
+    await allowSite(panel, rig.fixtures.allowed);
     await panel.getByRole('switch', { name: 'Act mode' }).check();
     await panel.getByRole('button', { name: 'Settings' }).click();
-    const page = await openActiveTab(launched, fixtures.url('/index.html'));
+    const page = await openActiveTab(rig.launched, rig.fixtures.url('/index.html'));
     const replies = panel.locator('article.message.agent.done');
 
     await sendMessage(panel, 'snapshot');

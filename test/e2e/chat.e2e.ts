@@ -1,42 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBroker, type RunningBroker } from '../../broker/server';
-import {
-  addAgentThroughForm,
-  launchWithExtension,
-  openPanelTab,
-  openRealSidePanel,
-  sendMessage,
-  type Launched,
-} from './harness';
-import { startFixtureServer, type FixtureServer } from './fixture-server';
+import { describe, expect, it } from 'vitest';
+import { addAgentThroughForm, openPanelTab, openRealSidePanel, sendMessage } from './harness';
+import { useRig } from './rig';
 
 describe('the panel chats through the local broker', () => {
-  let launched: Launched;
-  let broker: RunningBroker;
-  let fixtures: FixtureServer;
-
-  beforeAll(async () => {
-    broker = await startBroker({ token: 'e2e-token_1', chunkDelayMs: 2 });
-    fixtures = await startFixtureServer();
-    launched = await launchWithExtension();
-  });
-  afterAll(async () => {
-    await launched?.close();
-    await broker?.close();
-    await fixtures?.close();
-  });
+  const rig = useRig({ token: 'e2e-token_1', chunkDelayMs: 2 });
 
   it('opens the real side panel from the toolbar button', async () => {
-    const tab = await launched.context.newPage();
-    await tab.goto(fixtures.url('/index.html'));
-    const target = await openRealSidePanel(launched, tab);
+    const tab = await rig.launched.context.newPage();
+    await tab.goto(rig.fixtures.url('/index.html'));
+    const target = await openRealSidePanel(rig.launched, tab);
     expect(target).toMatch(/\w+/);
     await tab.close();
   });
 
   it('adds an agent, sends a message and shows the streamed reply', async () => {
-    const panel = await openPanelTab(launched);
-    await addAgentThroughForm(panel, { name: 'Demo', url: broker.url, token: 'e2e-token_1' });
+    const panel = await openPanelTab(rig.launched);
+    await addAgentThroughForm(panel, { name: 'Demo', url: rig.broker.url, token: 'e2e-token_1' });
     await expect
       .poll(() => panel.getByRole('button', { name: /Demo: connected/ }).count(), { timeout: 15_000 })
       .toBe(1);
@@ -50,9 +29,9 @@ describe('the panel chats through the local broker', () => {
   });
 
   it('says "authentication failed" for a wrong token and "unreachable" when nothing listens', async () => {
-    const panel = await openPanelTab(launched);
+    const panel = await openPanelTab(rig.launched);
     await panel.getByRole('button', { name: 'Settings' }).click();
-    await addAgentThroughForm(panel, { name: 'Wrong', url: broker.url, token: 'not-the-token' });
+    await addAgentThroughForm(panel, { name: 'Wrong', url: rig.broker.url, token: 'not-the-token' });
     await expect
       .poll(() => panel.getByRole('button', { name: /Wrong: auth failed/ }).count(), { timeout: 15_000 })
       .toBe(1);
@@ -66,11 +45,11 @@ describe('the panel chats through the local broker', () => {
   });
 
   it('refuses a malformed URL and a token a subprotocol cannot carry, in the form', async () => {
-    const panel = await openPanelTab(launched);
+    const panel = await openPanelTab(rig.launched);
     await panel.getByRole('button', { name: 'Settings' }).click();
     await addAgentThroughForm(panel, { name: 'Bad URL', url: 'not a url', token: '' });
     await expect.poll(() => panel.getByRole('alert').filter({ hasText: 'full WebSocket URL' }).count()).toBe(1);
-    await addAgentThroughForm(panel, { name: 'Bad token', url: broker.url, token: 'abc/def==' });
+    await addAgentThroughForm(panel, { name: 'Bad token', url: rig.broker.url, token: 'abc/def==' });
     await expect.poll(() => panel.getByRole('alert').filter({ hasText: 'subprotocol' }).count()).toBe(1);
     expect(await panel.getByRole('button', { name: /Bad (URL|token):/ }).count()).toBe(0);
     await panel.close();

@@ -31,6 +31,22 @@ export interface FixtureServer {
   close(): Promise<void>;
 }
 
+/** The demo pages `npm start` opens double as the default fixtures (`/index.html`, `/second.html`). */
+const DEMO = join(ROOT, 'demo');
+
+async function readFirst(directories: string[], path: string): Promise<{ file: string; body: Buffer } | 'forbidden'> {
+  for (const directory of directories) {
+    const file = normalize(join(directory, path.endsWith('/') ? `${path}index.html` : path));
+    if (!file.startsWith(directory)) return 'forbidden';
+    try {
+      return { file, body: await readFile(file) };
+    } catch {
+      // not in this directory
+    }
+  }
+  throw new Error('not found');
+}
+
 export async function startFixtureServer(
   routes: Route[] = [],
   directory = join(ROOT, 'test/fixtures'),
@@ -38,13 +54,13 @@ export async function startFixtureServer(
   const server = createServer(async (request, response) => {
     for (const route of routes) if (await route(request, response)) return;
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://fixture').pathname);
-    const file = normalize(join(directory, path.endsWith('/') ? `${path}index.html` : path));
-    if (!file.startsWith(directory)) {
-      response.writeHead(403).end();
-      return;
-    }
     try {
-      const body = await readFile(file);
+      const found = await readFirst([directory, DEMO], path);
+      if (found === 'forbidden') {
+        response.writeHead(403).end();
+        return;
+      }
+      const { file, body } = found;
       response.writeHead(200, {
         'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
         'cache-control': 'no-store',

@@ -1,40 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBroker, type RunningBroker } from '../../broker/server';
-import { startFixtureServer, type FixtureServer } from './fixture-server';
-import {
-  addAgentThroughForm,
-  allowSite,
-  launchWithExtension,
-  openActiveTab,
-  openPanelTab,
-  sendMessage,
-  type Launched,
-} from './harness';
+import { describe, expect, it } from 'vitest';
+import { addAgentThroughForm, allowSite, openActiveTab, openPanelTab, sendMessage } from './harness';
+import { useRig } from './rig';
 
 describe('the demo agent uses the browser tools through the real panel', () => {
-  let launched: Launched;
-  let broker: RunningBroker;
-  let fixtures: FixtureServer;
-
-  beforeAll(async () => {
-    broker = await startBroker({ token: 'tunnel-token', chunkDelayMs: 0 });
-    fixtures = await startFixtureServer();
-    launched = await launchWithExtension();
-  });
-  afterAll(async () => {
-    await launched?.close();
-    await broker?.close();
-    await fixtures?.close();
-  });
+  const rig = useRig({ token: 'tunnel-token', chunkDelayMs: 0 });
 
   it('snapshots the page and clicks a button only with act mode on and the click confirmed', async () => {
-    const panel = await openPanelTab(launched);
-    await addAgentThroughForm(panel, { name: 'Demo', url: broker.url, token: 'tunnel-token' });
+    const panel = await openPanelTab(rig.launched);
+    await addAgentThroughForm(panel, { name: 'Demo', url: rig.broker.url, token: 'tunnel-token' });
     await panel.getByRole('button', { name: /Demo: connected/ }).waitFor();
     await panel.getByRole('button', { name: 'Settings' }).click();
-    await allowSite(panel, fixtures.allowed);
+    await allowSite(panel, rig.fixtures.allowed);
     await panel.getByRole('button', { name: 'Settings' }).click();
-    const page = await openActiveTab(launched, fixtures.url('/index.html'));
+    const page = await openActiveTab(rig.launched, rig.fixtures.url('/index.html'));
 
     await sendMessage(panel, 'snapshot');
     const replies = panel.locator('article.message.agent.done');
