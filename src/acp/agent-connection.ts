@@ -84,6 +84,11 @@ export interface AgentConnectionOptions {
   cwd?: string;
 }
 
+function handshakeRefusal(error: RequestError): Failure {
+  if (error.code === -32800) return { kind: 'protocol', detail: 'the broker did not answer the handshake in time' };
+  return { kind: 'protocol', detail: `the broker refused to start a session: ${error.message}` };
+}
+
 export class AgentConnection {
   readonly #o: AgentConnectionOptions;
   readonly #timing: ConnectionTiming;
@@ -214,6 +219,7 @@ export class AgentConnection {
     this.#o.tunnel.attach(connection);
     const stop = () => connection.close(new Error('disconnected'));
     signal.addEventListener('abort', stop, { once: true });
+    let refusal: Failure | undefined;
     try {
       await this.#handshake(connection.agent, observation);
       onEstablished();
@@ -221,13 +227,14 @@ export class AgentConnection {
       this.#startLiveness(connection);
       void this.#pump();
       await connection.closed;
-    } catch {
-      // The reason is read from the socket below; the SDK's error only says "closed".
+    } catch (error) {
+      // An answer that refuses the handshake is the broker's word; anything else is read from the socket.
+      if (error instanceof RequestError && !signal.aborted) refusal = handshakeRefusal(error);
     } finally {
       signal.removeEventListener('abort', stop);
       this.#teardown(connection);
     }
-    return classifyFailure(this.#o.url, observation, this.#o.probe);
+    return refusal ?? classifyFailure(this.#o.url, observation, this.#o.probe);
   }
 
   async #handshake(agent: ClientContext, observation: SocketObservation): Promise<void> {

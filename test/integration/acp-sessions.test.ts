@@ -158,3 +158,19 @@ describe('turns', () => {
     client.connection.disable();
   });
 });
+
+describe('a broker that answers but refuses the session', () => {
+  it('says what the broker said, instead of "closed"', async () => {
+    const { startRawPeer } = await import('../peers/raw-acp-peer');
+    const raw = await startRawPeer({ refuseSessions: 'At most 8 acp MCP servers per session' });
+    const client = panelClient({ url: raw.url });
+    client.connection.enable();
+    await until(
+      () => client.recorded.statuses.some(([, detail]) => /refused to start a session/.test(detail ?? '')),
+      10_000,
+    );
+    expect(client.recorded.statuses.find(([, d]) => /refused/.test(d ?? ''))![1]).toMatch(/At most 8 acp MCP servers/);
+    client.connection.disable();
+    await raw.close();
+  });
+});

@@ -25,7 +25,12 @@ export interface RawPeer {
   close(): Promise<void>;
 }
 
-export async function startRawPeer(): Promise<RawPeer> {
+export interface RawPeerOptions {
+  /** Answer every session/new with this error instead of a session. */
+  refuseSessions?: string;
+}
+
+export async function startRawPeer(options: RawPeerOptions = {}): Promise<RawPeer> {
   const inbound: Frame[] = [];
   const waiters = new Set<{ predicate: (frame: Frame) => boolean; resolve: (frame: Frame) => void }>();
   let socket: WebSocket | undefined;
@@ -53,6 +58,8 @@ export async function startRawPeer(): Promise<RawPeer> {
       case 'session/new':
       case 'session/load':
       case 'session/resume':
+        if (options.refuseSessions)
+          return send({ jsonrpc: '2.0', id, error: { code: -32602, message: options.refuseSessions } });
         declared = (params?.mcpServers as Array<Record<string, unknown>>) ?? [];
         return send({ jsonrpc: '2.0', id, result: method === 'session/new' ? { sessionId: 'raw-session' } : {} });
       case 'session/prompt':
