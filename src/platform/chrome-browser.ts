@@ -15,6 +15,7 @@ import type { SettleOutcome } from '../mcp-server/navigation-tracker';
 import { canCaptureScreenshots, composeJpeg } from './chrome-capture';
 import { watchTabNavigation } from './chrome-navigation-watch';
 import { ChromePagePort } from './chrome-page';
+import { raceAbort } from './race-abort';
 
 export const LOAD_TIMEOUT_MS = 15_000;
 /** How long the browser gets to report a navigation we just asked for before we conclude none began. */
@@ -69,15 +70,6 @@ export async function navigateAndWait(
   timeoutMs = LOAD_TIMEOUT_MS,
 ): Promise<TabInfo> {
   return (await followNavigation(tabId, start, signal, timeoutMs)).tab;
-}
-
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 export class ChromeBrowser implements BrowserPort {

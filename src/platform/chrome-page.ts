@@ -5,6 +5,7 @@
 import { PageCommandError, type FrameInfo, type PagePort, type RunOptions } from '../mcp-server/browser-port';
 import { PageEnvelope, replySchema, type PageCommand, type PageReply } from '../page/protocol';
 import { parseRef } from '../page/refs';
+import { raceAbort } from './race-abort';
 
 export const PAGE_AGENT_FILE = 'page/agent.js';
 
@@ -59,16 +60,6 @@ export function explainScriptingError(error: unknown): PageCommandError {
     return new PageCommandError('The frame went away (the page navigated). Call snapshot again.', 'frame-gone');
   }
   return new PageCommandError(`The page could not run the command: ${message}`, 'scripting');
-}
-
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 export class ChromePagePort implements PagePort {

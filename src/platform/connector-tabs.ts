@@ -7,15 +7,7 @@ import type { ConnectorTabPort } from '../connectors/context';
 import { ConnectorError } from '../connectors/sdk';
 import { LOAD_TIMEOUT_MS, navigateAndWait } from './chrome-browser';
 import { explainScriptingError } from './chrome-page';
-
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
+import { raceAbort } from './race-abort';
 
 export class ChromeConnectorTabs implements ConnectorTabPort {
   /** connector id → its tab; a closed tab is noticed on the next use and replaced. */
