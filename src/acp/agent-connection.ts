@@ -27,7 +27,6 @@ import { batchText, Outbox, type Batch, type QueuedMessage } from './outbox';
 import { PermissionBroker, type PermissionMemory, type PermissionPrompt } from './permissions';
 import { brokerDropsRepeats, MESSAGE_ID_META, planSession, type SessionMethod } from './session-plan';
 import { observeSocket, type SocketObservation } from './socket-observer';
-import { tapInbound } from './stream-tap';
 import type { McpTunnel } from '../mcp-server/tunnel';
 
 export type ConnectionStatus = 'disabled' | 'connecting' | 'connected' | 'unresponsive' | 'auth_failed' | 'unreachable';
@@ -207,14 +206,14 @@ export class AgentConnection {
 
   /** One socket's life. Resolves with why it ended. */
   async #connectOnce(signal: AbortSignal, onEstablished: () => void): Promise<Failure> {
-    const { WebSocket, observation } = observeSocket(this.#o.WebSocket);
+    const { WebSocket, observation } = observeSocket(this.#o.WebSocket, () => this.#liveness?.noteInbound());
     const app = this.#o.tunnel.install(
       client({ name: 'tabwright' })
         .onNotification('session/update', ({ params }) => this.#onUpdate(params.sessionId, params.update))
         .onRequest('session/request_permission', ({ params }) => this.#onPermission(params)),
     );
     const stream = createWebSocketStream(this.#o.url, { protocols: subprotocolsFor(this.#o.token), WebSocket });
-    const connection = app.connect(tapInbound(stream, () => this.#liveness?.noteInbound()));
+    const connection = app.connect(stream);
     this.#connection = connection;
     this.#o.tunnel.attach(connection);
     const stop = () => connection.close(new Error('disconnected'));

@@ -1,7 +1,9 @@
 /**
  * The ACP SDK owns the WebSocket, but the panel needs to know how it ended: whether it ever
- * opened, which subprotocol the broker chose, and the close code and reason. Wrapping the
- * constructor handed to `createWebSocketStream` records that without reaching into the SDK.
+ * opened, which subprotocol the broker chose, and the close code and reason, and to hear every
+ * inbound frame as it arrives (any frame proves the broker alive, even one the SDK then rejects).
+ * Wrapping the constructor handed to `createWebSocketStream` does that without reaching into the
+ * SDK or adding a stream stage every message has to pass through.
  */
 import type { WebSocketConstructor, WebSocketLike } from '@agentclientprotocol/sdk/experimental/ws-client';
 
@@ -15,7 +17,10 @@ export interface SocketObservation {
 
 type AnyWebSocketConstructor = new (url: string, protocols?: string | string[], options?: unknown) => WebSocketLike;
 
-export function observeSocket(Base: AnyWebSocketConstructor): {
+export function observeSocket(
+  Base: AnyWebSocketConstructor,
+  onFrame: () => void = () => undefined,
+): {
   WebSocket: WebSocketConstructor;
   observation: SocketObservation;
 } {
@@ -33,6 +38,7 @@ export function observeSocket(Base: AnyWebSocketConstructor): {
       observation.opened = true;
       observation.protocol = socket.protocol ?? '';
     });
+    socket.addEventListener?.('message', onFrame);
     socket.addEventListener?.('close', (event) => {
       const { code, reason } = event as { code?: number; reason?: string };
       observation.closeCode = code;
