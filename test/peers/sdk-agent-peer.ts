@@ -55,8 +55,15 @@ function acpOnly(servers: unknown[] | undefined): McpServerAcpDeclaration[] {
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 
 export async function startSdkPeer(options: PeerOptions = {}): Promise<SdkPeer> {
