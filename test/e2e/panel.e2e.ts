@@ -30,9 +30,18 @@ describe('the chat panel against a live ACP peer', () => {
       await addAgentThroughForm(page, { name: 'Show', url: peer.url, token: '' });
     }
     // Generous: on a busy machine the first connection of a fresh browser can take a while.
-    await expect
-      .poll(() => page.getByRole('button', { name: /^Show: connected/ }).count(), { timeout: 60_000 })
-      .toBe(1);
+    try {
+      await expect
+        .poll(() => page.getByRole('button', { name: /^Show: connected/ }).count(), { timeout: 60_000 })
+        .toBe(1);
+    } catch (error) {
+      // Say where the connection stood, so a failure here can be told apart from a slow machine.
+      const chips = await page.locator('#roster button').evaluateAll((b) => b.map((e) => e.getAttribute('aria-label')));
+      const notices = await page.locator('.notice').allTextContents();
+      throw new Error(`agent never connected; roster ${JSON.stringify(chips)}, notices ${JSON.stringify(notices)}`, {
+        cause: error,
+      });
+    }
     // Each test starts from an empty screen (the window's history would otherwise come back).
     await page.getByRole('button', { name: 'Clear screen' }).click();
     return page;
