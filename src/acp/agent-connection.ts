@@ -83,8 +83,12 @@ export interface AgentConnectionOptions {
   cwd?: string;
 }
 
-function handshakeRefusal(error: RequestError): Failure {
-  if (error.code === -32800) return { kind: 'protocol', detail: 'the broker did not answer the handshake in time' };
+/**
+ * A handshake that failed with an answer. Silence (our own timeout) is a slow or stuck broker, not
+ * a refusal: it is retried on the usual back-off, never parked like a rejected token.
+ */
+function handshakeFailure(error: RequestError): Failure {
+  if (error.code === -32800) return { kind: 'closed', detail: 'the broker did not answer the handshake in time' };
   return { kind: 'protocol', detail: `the broker refused to start a session: ${error.message}` };
 }
 
@@ -228,7 +232,7 @@ export class AgentConnection {
       await connection.closed;
     } catch (error) {
       // An answer that refuses the handshake is the broker's word; anything else is read from the socket.
-      if (error instanceof RequestError && !signal.aborted) refusal = handshakeRefusal(error);
+      if (error instanceof RequestError && !signal.aborted) refusal = handshakeFailure(error);
     } finally {
       signal.removeEventListener('abort', stop);
       this.#teardown(connection);

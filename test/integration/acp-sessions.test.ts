@@ -174,3 +174,24 @@ describe('a broker that answers but refuses the session', () => {
     await raw.close();
   });
 });
+
+describe('a broker that never answers the handshake', () => {
+  it('retries on the usual back-off and says so, without parking the agent as refused', async () => {
+    const { startRawPeer } = await import('../peers/raw-acp-peer');
+    const raw = await startRawPeer({ ignoreSessions: true });
+    // A refusal would wait capMs (5 s) after its second strike; back-off from 20 ms does not.
+    const client = panelClient({
+      url: raw.url,
+      timing: { handshakeTimeoutMs: 150, backoff: { baseMs: 20, capMs: 5_000 } },
+    });
+    client.connection.enable();
+    const attempts = () => raw.inbound.filter((frame) => frame.method === 'session/new').length;
+    await until(() => attempts() >= 4, 4_000, 'four handshake attempts');
+    expect(client.recorded.statuses.map(([status]) => status)).not.toContain('unreachable');
+    expect(client.recorded.notices.some((n) => /did not answer the handshake in time; reconnecting/.test(n))).toBe(
+      true,
+    );
+    client.connection.disable();
+    await raw.close();
+  });
+});

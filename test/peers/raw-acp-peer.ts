@@ -28,6 +28,8 @@ export interface RawPeer {
 export interface RawPeerOptions {
   /** Answer every session/new with this error instead of a session. */
   refuseSessions?: string;
+  /** Never answer session/new (a broker stuck starting its agent). */
+  ignoreSessions?: boolean;
 }
 
 export async function startRawPeer(options: RawPeerOptions = {}): Promise<RawPeer> {
@@ -58,6 +60,7 @@ export async function startRawPeer(options: RawPeerOptions = {}): Promise<RawPee
       case 'session/new':
       case 'session/load':
       case 'session/resume':
+        if (options.ignoreSessions) return;
         if (options.refuseSessions)
           return send({ jsonrpc: '2.0', id, error: { code: -32602, message: options.refuseSessions } });
         declared = (params?.mcpServers as Array<Record<string, unknown>>) ?? [];
