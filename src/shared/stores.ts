@@ -72,6 +72,23 @@ export class SessionIdStore {
     if (sessionId) await this.area.set({ [key]: sessionId });
     else await this.area.remove([key]);
   }
+  /** Whether any of these agents has a session in this window. */
+  async any(windowId: number, agentIds: readonly string[]): Promise<boolean> {
+    const found = await this.area.get(agentIds.map((id) => this.#key(windowId, id)));
+    return Object.keys(found).length > 0;
+  }
+  /** Hands the agents' sessions of one window to another (the first one is gone). */
+  async move(from: number, to: number, agentIds: readonly string[]): Promise<void> {
+    const found = await this.area.get(agentIds.map((id) => this.#key(from, id)));
+    const moved = Object.fromEntries(
+      agentIds.flatMap((id) => {
+        const session = found[this.#key(from, id)];
+        return typeof session === 'string' ? [[this.#key(to, id), session]] : [];
+      }),
+    );
+    if (Object.keys(moved).length > 0) await this.area.set(moved);
+    await this.area.remove(Object.keys(found));
+  }
 }
 
 /** Remembered "always" answers to permission requests, per agent and tool. */

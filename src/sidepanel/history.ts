@@ -62,7 +62,13 @@ export interface LoadedHistory {
   problem?: string;
 }
 
-const INDEX_KEY = 'history:index';
+/** When each window's conversation was last saved, by window id. */
+export const HISTORY_INDEX_KEY = 'history:index';
+const INDEX_KEY = HISTORY_INDEX_KEY;
+
+export function historyKey(windowId: number): string {
+  return `history:${windowId}`;
+}
 
 export class HistoryStore {
   readonly #key: string;
@@ -73,7 +79,7 @@ export class HistoryStore {
     private readonly limits: HistoryLimits = DEFAULT_HISTORY_LIMITS,
     private readonly now: () => number = Date.now,
   ) {
-    this.#key = `history:${windowId}`;
+    this.#key = historyKey(windowId);
   }
 
   async load(): Promise<LoadedHistory> {
@@ -110,13 +116,13 @@ export class HistoryStore {
     const cutoff = this.now() - this.limits.maxAgeMs;
     const old = Object.keys(index).filter((id) => index[id]! < cutoff && id !== String(this.windowId));
     if (old.length === 0) return;
-    await this.area.remove(old.map((id) => `history:${id}`));
+    await this.area.remove(old.map((id) => historyKey(Number(id))));
     for (const id of old) delete index[id];
     await this.area.set({ [INDEX_KEY]: index });
   }
 }
 
-function asIndex(value: unknown): Record<string, number> {
+export function asIndex(value: unknown): Record<string, number> {
   if (typeof value !== 'object' || value === null) return {};
   return Object.fromEntries(Object.entries(value).filter(([, at]) => typeof at === 'number')) as Record<string, number>;
 }

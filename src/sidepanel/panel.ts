@@ -22,6 +22,7 @@ import { wireGates } from './gates-wiring';
 import { agentForm, type NewAgent } from './views/agent-form';
 import { roomSettingsSection } from './views/room-settings';
 import { settingsView } from './views/settings';
+import { adoptClosedWindow } from './window-adoption';
 
 export const DEFAULT_BROKER_URL = 'ws://127.0.0.1:8765/acp';
 
@@ -51,6 +52,15 @@ export async function startPanel(): Promise<void> {
     await settingsStore.save(settings);
   };
 
+  const sessionIds = new SessionIdStore(local);
+  const openWindows = await chrome.windows.getAll();
+  await adoptClosedWindow({
+    area: local,
+    sessions: sessionIds,
+    windowId,
+    openWindowIds: new Set(openWindows.flatMap((w) => (w.id === undefined ? [] : [w.id]))),
+    agentIds: settings.agents.map((agent) => agent.id),
+  });
   const chat = new ChatModel();
   const restored = await restoreChat(chat, local, windowId);
   if (loaded.problem) chat.notice(loaded.problem);
@@ -105,7 +115,6 @@ export async function startPanel(): Promise<void> {
     return [{ key: 'browser', server }, ...connectors.serversFor(profile)];
   };
 
-  const sessionIds = new SessionIdStore(local);
   const hub = new AgentHub({
     windowId,
     killSwitch,

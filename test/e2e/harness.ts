@@ -34,8 +34,12 @@ export const CHROMIUM_ARGS = [
   '--disable-backgrounding-occluded-windows',
 ];
 
-export async function launchWithExtension(dist = TEST_DIST): Promise<Launched> {
-  const profile = mkdtempSync(join(tmpdir(), 'tabwright-profile-'));
+/**
+ * Launches Chromium with the extension loaded, in a throwaway profile or in `options.profile`
+ * (kept on close, so a second launch is the same browser restarted).
+ */
+export async function launchWithExtension(dist = TEST_DIST, options: { profile?: string } = {}): Promise<Launched> {
+  const profile = options.profile ?? mkdtempSync(join(tmpdir(), 'tabwright-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
@@ -50,7 +54,7 @@ export async function launchWithExtension(dist = TEST_DIST): Promise<Launched> {
     worker,
     async close() {
       await context.close().catch(() => undefined);
-      rmSync(profile, { recursive: true, force: true });
+      if (!options.profile) rmSync(profile, { recursive: true, force: true });
     },
   };
 }

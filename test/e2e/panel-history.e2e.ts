@@ -1,6 +1,18 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startShowcasePeer, type ShowcasePeer } from '../peers/showcase-peer';
-import { addAgentThroughForm, launchWithExtension, openPanelTab, sendMessage, type Launched } from './harness';
+import {
+  addAgentThroughForm,
+  launchWithExtension,
+  openPanelTab,
+  PANEL_PATH,
+  sendMessage,
+  TEST_DIST,
+  type Launched,
+} from './harness';
 
 const T = { timeout: 20_000 };
 
@@ -59,5 +71,53 @@ describe('the chat history of a window', () => {
     expect(peer.sessions.at(-1)!.id).toBe(firstSession);
     await expect.poll(() => reopened.locator('article.message.user.queued').count(), T).toBe(0);
     await reopened.close();
+  });
+
+  it('comes back after the browser restarts, in a window with another id, and the session resumes', async () => {
+    const profile = mkdtempSync(join(tmpdir(), 'tabwright-restart-'));
+    let before: Launched | undefined;
+    let after: Launched | undefined;
+    const windowOf = (page: Page) => page.evaluate(async () => (await chrome.windows.getCurrent()).id);
+    try {
+      before = await launchWithExtension(TEST_DIST, { profile });
+      // The panel is used in a second window, so after the restart it opens under another window id.
+      const opened = before.context.waitForEvent('page');
+      await before.worker.evaluate(
+        (url) => chrome.windows.create({ url }),
+        `chrome-extension://${before.extensionId}/${PANEL_PATH}`,
+      );
+      const panel = await opened;
+      await panel.waitForLoadState();
+      const oldWindow = await windowOf(panel);
+      await addAgentThroughForm(panel, { name: 'Keeper', url: peer.url, token: '' });
+      await expect.poll(() => panel.getByRole('button', { name: /^Keeper: connected/ }).count(), T).toBe(1);
+      const firstSession = peer.sessions.at(-1)!.id;
+      await sendMessage(panel, 'remember me across a restart');
+      await expect
+        .poll(() => panel.locator('article.message.agent.done .markdown').last().textContent(), T)
+        .toBe('echo: remember me across a restart');
+      await expect
+        .poll(async () => JSON.stringify(await panel.evaluate(() => chrome.storage.local.get(null))), T)
+        .toContain('echo: remember me across a restart');
+      await before.close();
+
+      after = await launchWithExtension(TEST_DIST, { profile });
+      const reopened = await openPanelTab(after);
+      expect(await windowOf(reopened)).not.toBe(oldWindow);
+      const users = reopened.locator('article.message.user .body');
+      await expect.poll(() => users.allTextContents(), T).toEqual(['remember me across a restart']);
+      await expect.poll(() => reopened.getByRole('button', { name: /^Keeper: connected/ }).count(), T).toBe(1);
+      expect(peer.sessions.at(-1)!.id).toBe(firstSession);
+      // The session moved to the new window; none is left under the old one.
+      const newWindow = await windowOf(reopened);
+      const keys = Object.keys(await reopened.evaluate(() => chrome.storage.local.get(null)));
+      const sessionKeys = keys.filter((key) => key.startsWith('session:'));
+      expect(sessionKeys).toHaveLength(1);
+      expect(sessionKeys[0]).toMatch(new RegExp(`^session:${newWindow}:`));
+    } finally {
+      await before?.close();
+      await after?.close();
+      rmSync(profile, { recursive: true, force: true });
+    }
   });
 });
