@@ -2,7 +2,8 @@
  * The gates through the real panel, a real broker and real pages: allowed sites edited in
  * Settings, confirmation cards answered by keyboard and by timeout, a page that tells the agent
  * to click "Delete" (the demo agent obeys whatever it is told, so only the gates stand between
- * the page and the button), the audit log and its export, and the kill switch across a reload.
+ * the page and the button), the audit log and its export, and the kill switch across a reload and
+ * across windows.
  */
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
@@ -296,5 +297,32 @@ describe('gates in the real panel', () => {
       .poll(() => panel.locator('article.message.agent').last().innerText(), { timeout: 30_000 })
       .toMatch(/# snapshot — Tabwright demo page/);
     await page.close();
+  });
+
+  it('"Disconnect all" in one window disconnects the panel of another window too', async () => {
+    await panel.getByRole('button', { name: /Demo: connected/ }).waitFor({ timeout: 30_000 });
+    const opened = launched.context.waitForEvent('page');
+    await launched.worker.evaluate(
+      (url) => chrome.windows.create({ url }),
+      `chrome-extension://${launched.extensionId}/src/sidepanel/index.html`,
+    );
+    const other = await opened;
+    const windowOf = (page: Page) => page.evaluate(async () => (await chrome.windows.getCurrent()).id);
+    expect(await windowOf(other)).not.toBe(await windowOf(panel));
+    await other.getByRole('button', { name: /Demo: connected/ }).waitFor({ timeout: 30_000 });
+
+    await panel.getByRole('button', { name: 'Disconnect all' }).click();
+    await other.getByRole('button', { name: /Demo: disabled/ }).waitFor({ timeout: 10_000 });
+    await other.getByText('All agents are disconnected.').waitFor();
+    // Nothing goes out from the other window either until its user reconnects.
+    await sendMessage(other, 'tabs');
+    await other.getByText('queued').first().waitFor();
+    expect(await other.getByRole('button', { name: /Demo: connected/ }).count()).toBe(0);
+
+    await other.getByRole('button', { name: 'Reconnect Demo' }).click();
+    await other.getByRole('button', { name: /Demo: connected/ }).waitFor({ timeout: 30_000 });
+    await panel.getByRole('button', { name: 'Reconnect Demo' }).click();
+    await panel.getByRole('button', { name: /Demo: connected/ }).waitFor({ timeout: 30_000 });
+    await other.close();
   });
 });
