@@ -2,8 +2,8 @@
  * The gates through the real panel, a real broker and real pages: allowed sites edited in
  * Settings, confirmation cards answered by keyboard and by timeout, a page that tells the agent
  * to click "Delete" (the demo agent obeys whatever it is told, so only the gates stand between
- * the page and the button), the audit log and its export, and the kill switch across a reload and
- * across windows.
+ * the page and the button), the audit log and its export, the kill switch across a reload and
+ * across windows, and confirmations from two agents queued one card at a time.
  */
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
@@ -324,5 +324,43 @@ describe('gates in the real panel', () => {
     await panel.getByRole('button', { name: 'Reconnect Demo' }).click();
     await panel.getByRole('button', { name: /Demo: connected/ }).waitFor({ timeout: 30_000 });
     await other.close();
+  });
+
+  it('queues confirmations from two agents, one card at a time, each answering for its own call', async () => {
+    await setActMode(panel, true);
+    await openSettings(panel);
+    await panel.getByRole('spinbutton', { name: 'Confirmation timeout (seconds)' }).fill('120');
+    await panel.getByRole('spinbutton', { name: 'Confirmation timeout (seconds)' }).press('Tab');
+    await addAgentThroughForm(panel, { name: 'Second', url: broker.url, token: TOKEN });
+    await panel.getByRole('button', { name: /^Second: connected/ }).waitFor({ timeout: 30_000 });
+    await closeSettings(panel);
+    const page = await openActiveTab(launched, fixtures.url('/index.html'));
+    const clicks = () => page.locator('#clicks').textContent();
+    const before = Number(await clicks());
+
+    // No @mention: both agents get the message, and both ask to click. Which asks first is theirs
+    // to race; Second is denied and Demo allowed, in whichever order the cards come.
+    await sendMessage(panel, 'click Count');
+    const card = confirmation(panel);
+    await card.waitFor({ timeout: 30_000 });
+    await expect.poll(() => card.locator('.queue-count').innerText(), { timeout: 30_000 }).toBe('1 more waiting.');
+    const asked: string[] = [];
+    for (let answered = 0; answered < 2; answered++) {
+      await card.waitFor({ timeout: 15_000 });
+      const heading = await card.getByRole('heading').innerText();
+      const agent = /^(\w+) wants to run tabwright\.click on /.exec(heading)?.[1];
+      expect(heading.endsWith(`on ${fixtures.allowed}`)).toBe(true);
+      asked.push(agent!);
+      await card.getByRole('button', { name: agent === 'Second' ? 'Deny' : 'Allow once' }).click();
+      if (answered === 0) await expect.poll(() => card.getByRole('heading').innerText()).not.toBe(heading);
+    }
+    expect(asked.sort()).toEqual(['Demo', 'Second']);
+    await expect.poll(() => card.count()).toBe(0);
+    await expect.poll(() => clicks(), { timeout: 15_000 }).toBe(String(before + 1));
+    const replyOf = (name: string) => panel.getByRole('article', { name: `Message from ${name}` }).last();
+    await expect.poll(() => replyOf('Second').innerText(), { timeout: 15_000 }).toMatch(/the user denied this action/);
+    await expect.poll(() => replyOf('Demo').innerText(), { timeout: 15_000 }).toMatch(/Clicked/);
+    expect(await clicks()).toBe(String(before + 1));
+    await page.close();
   });
 });
