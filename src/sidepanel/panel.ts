@@ -235,7 +235,10 @@ export async function startPanel(): Promise<void> {
     ),
   );
   document.getElementById('version')!.textContent = `v${version}`;
+  // The view is drawn once, before the agents start: a click on Settings while they connect opens
+  // it for good, and nothing typed there is wiped by a late redraw (their state updates in place).
+  render();
   for (const profile of settings.agents) await hub.add(profile);
   chatUi.resendQueued();
-  render();
+  chatUi.refresh();
 }
