@@ -59,10 +59,15 @@ export async function launchWithExtension(dist = TEST_DIST, options: { profile?:
   };
 }
 
-/** The panel page opened as a normal tab (the real side panel is not in `context.pages()`). */
+/**
+ * The panel page opened as a normal tab (the real side panel is not in `context.pages()`), once it
+ * has drawn its view: the version appears in the same step, so a test never looks for the
+ * first-run form, or clicks Settings, before the panel could show them.
+ */
 export async function openPanelTab(launched: Launched): Promise<Page> {
   const page = await launched.context.newPage();
   await page.goto(`chrome-extension://${launched.extensionId}/${PANEL_PATH}`);
+  await page.locator('#version').filter({ hasText: /^v\d/ }).waitFor({ timeout: 30_000 });
   return page;
 }
 
