@@ -124,11 +124,12 @@ export function mountChat(o: ChatMountOptions) {
     },
     remove: async (id) => {
       const removed = o.settings().agents.find((agent) => agent.id === id);
-      hub.remove(id);
+      // Forgotten in storage first: once its chip is gone, closing the panel cannot bring it back.
+      await o.saveSettings({ ...o.settings(), agents: o.settings().agents.filter((a) => a.id !== id) });
       await o.tokens.remove(id);
       await o.sessionIds.set(o.windowId, id, undefined);
       await o.local.remove([`permissions:${id}`]);
-      await o.saveSettings({ ...o.settings(), agents: o.settings().agents.filter((a) => a.id !== id) });
+      hub.remove(id);
       if (removed) chat.notice(t('agentRemoved', removed.name));
     },
   });
