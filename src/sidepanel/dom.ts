@@ -30,3 +30,29 @@ export function h<K extends keyof HTMLElementTagNameMap>(
 export function clear(element: Element): void {
   element.replaceChildren();
 }
+
+/**
+ * A whole-number field kept within [min, max]: a value in range is saved when it changes; anything
+ * else (empty, out of range) puts the current setting back rather than saving half a number.
+ */
+export function boundedNumberInput(o: {
+  id: string;
+  min: number;
+  max: number;
+  current(): number;
+  save(value: number): void;
+}): HTMLInputElement {
+  const input = h('input', {
+    type: 'number',
+    id: o.id,
+    min: String(o.min),
+    max: String(o.max),
+    value: String(o.current()),
+  });
+  input.addEventListener('change', () => {
+    const value = Math.round(Number(input.value));
+    if (Number.isFinite(value) && value >= o.min && value <= o.max) o.save(value);
+    else input.value = String(o.current());
+  });
+  return input;
+}

@@ -3,7 +3,7 @@
  * how many agent-to-agent relays in a row the loop guard allows before it pauses them.
  */
 import type { Settings } from '../../shared/settings';
-import { h } from '../dom';
+import { boundedNumberInput, h } from '../dom';
 import { t } from '../i18n';
 
 export interface RoomSettingsActions {
@@ -33,17 +33,12 @@ export function roomSettingsSection(actions: RoomSettingsActions): HTMLElement {
       h('p', { className: 'hint', id: `room-mode-${value}-hint` }, hint),
     );
   };
-  const cap = h('input', {
-    type: 'number',
+  const cap = boundedNumberInput({
     id: 'loop-guard',
-    min: '1',
-    max: '100',
-    value: String(settings.loopGuardCap),
-  });
-  cap.addEventListener('change', () => {
-    const value = Math.round(Number(cap.value));
-    if (Number.isFinite(value) && value >= 1 && value <= 100) void actions.save({ loopGuardCap: value });
-    else cap.value = String(actions.settings().loopGuardCap);
+    min: 1,
+    max: 100,
+    current: () => actions.settings().loopGuardCap,
+    save: (value) => void actions.save({ loopGuardCap: value }),
   });
   return h(
     'section',

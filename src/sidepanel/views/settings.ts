@@ -5,7 +5,7 @@
  */
 import { normaliseSite } from '../../mcp-server/gates/origin';
 import type { Settings } from '../../shared/settings';
-import { h } from '../dom';
+import { boundedNumberInput, h } from '../dom';
 import { t } from '../i18n';
 import { blocklistSection, type BlocklistActions } from './blocklist';
 import { exposureSection, type ExposureActions } from './exposure';
@@ -130,17 +130,12 @@ export function settingsView(actions: SettingsActions): HTMLElement {
   const render = () =>
     rerender(root, () => {
       const settings = actions.settings();
-      const timeout = h('input', {
-        type: 'number',
+      const timeout = boundedNumberInput({
         id: 'confirm-timeout',
-        min: '5',
-        max: '3600',
-        value: String(settings.confirmationTimeoutSec),
-      });
-      timeout.addEventListener('change', () => {
-        const seconds = Math.round(Number(timeout.value));
-        if (Number.isFinite(seconds) && seconds >= 5 && seconds <= 3600) void actions.setConfirmationTimeout(seconds);
-        else timeout.value = String(actions.settings().confirmationTimeoutSec);
+        min: 5,
+        max: 3600,
+        current: () => actions.settings().confirmationTimeoutSec,
+        save: (seconds) => void actions.setConfirmationTimeout(seconds),
       });
       return [
         h('h2', { id: 'settings-heading' }, t('settings')),
