@@ -29,15 +29,21 @@ describe('the chat history of a window', () => {
     await peer?.close();
   });
 
-  it('comes back when the panel is closed and reopened, with the draft and messages not sent yet', async () => {
-    const panel = await openPanelTab(launched);
+  /** Adds the agent "Keeper", says `text` once it is connected, and returns its session id. */
+  async function addKeeperAndSay(panel: Page, text: string): Promise<string> {
     await addAgentThroughForm(panel, { name: 'Keeper', url: peer.url, token: '' });
     await expect.poll(() => panel.getByRole('button', { name: /^Keeper: connected/ }).count(), T).toBe(1);
-    const firstSession = peer.sessions.at(-1)!.id;
-    await sendMessage(panel, 'remember me');
+    const session = peer.sessions.at(-1)!.id;
+    await sendMessage(panel, text);
     await expect
       .poll(() => panel.locator('article.message.agent.done .markdown').last().textContent(), T)
-      .toBe('echo: remember me');
+      .toBe(`echo: ${text}`);
+    return session;
+  }
+
+  it('comes back when the panel is closed and reopened, with the draft and messages not sent yet', async () => {
+    const panel = await openPanelTab(launched);
+    const firstSession = await addKeeperAndSay(panel, 'remember me');
 
     // Disconnected, a message waits in the queue; a second one is only typed.
     await panel.getByRole('button', { name: /^Keeper: connected/ }).click();
@@ -89,13 +95,7 @@ describe('the chat history of a window', () => {
       const panel = await opened;
       await panel.waitForLoadState();
       const oldWindow = await windowOf(panel);
-      await addAgentThroughForm(panel, { name: 'Keeper', url: peer.url, token: '' });
-      await expect.poll(() => panel.getByRole('button', { name: /^Keeper: connected/ }).count(), T).toBe(1);
-      const firstSession = peer.sessions.at(-1)!.id;
-      await sendMessage(panel, 'remember me across a restart');
-      await expect
-        .poll(() => panel.locator('article.message.agent.done .markdown').last().textContent(), T)
-        .toBe('echo: remember me across a restart');
+      const firstSession = await addKeeperAndSay(panel, 'remember me across a restart');
       await expect
         .poll(async () => JSON.stringify(await panel.evaluate(() => chrome.storage.local.get(null))), T)
         .toContain('echo: remember me across a restart');
