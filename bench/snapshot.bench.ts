@@ -11,7 +11,8 @@ import type { Page, Worker } from 'playwright-core';
 import { launchWithExtension, type Launched } from '../test/e2e/harness';
 import { formatSnapshot, DEFAULT_MAX_CHARS } from '../src/mcp-server/snapshot-format';
 import { MemoryRefCounters, SnapshotService } from '../src/mcp-server/snapshot-service';
-import { ChromePagePort } from '../src/platform/chrome-page';
+import { PageGuard } from '../src/mcp-server/page-guard';
+import { ChromePageTransport } from '../src/platform/chrome-page';
 import type { Bench } from './run';
 import { median, ratio, type BenchTable } from './table';
 import {
@@ -88,9 +89,11 @@ async function measure(launched: Launched, name: string, url: string): Promise<M
   const tabId = (await launched.worker.evaluate(
     `chrome.tabs.query({}).then((tabs) => tabs.find((tab) => tab.url === ${JSON.stringify(page.url())}).id)`,
   )) as number;
-  const service = new SnapshotService(new ChromePagePort(), new MemoryRefCounters());
+  const service = new SnapshotService(new MemoryRefCounters());
+  // The bench reads pages it opened itself: every document may be read.
+  const guarded = new PageGuard(new ChromePageTransport(), async () => undefined);
   const tab = { id: tabId, windowId: 0, url, title: name, active: true, loading: false };
-  const ours = async () => formatSnapshot(await service.capture(tab), 0);
+  const ours = async () => formatSnapshot(await service.capture(guarded, tab), 0);
   const theirs = () => page.locator('body').ariaSnapshot({ mode: 'ai', timeout: 600_000 });
   // One warm-up each (injection, JIT), then alternate so neither gets a systematically warmer page.
   let ourText = await ours();
@@ -107,7 +110,7 @@ async function measure(launched: Launched, name: string, url: string): Promise<M
   }
   const interactive = (await page.evaluate(COUNT_INTERACTIVE)) as number;
   const reffed = (text: string) => text.split('\n').filter((line) => INTERACTIVE_LINE.test(line)).length;
-  const defaultChars = formatSnapshot(await service.capture(tab), DEFAULT_MAX_CHARS).length;
+  const defaultChars = formatSnapshot(await service.capture(guarded, tab), DEFAULT_MAX_CHARS).length;
   await page.close();
   return {
     page: name,

@@ -3,6 +3,7 @@ import type { PageCommand } from '../page/protocol';
 import { elementTarget, performAction, targetLabel } from './action-flow';
 import { PageCommandError, type BrowserPort, type NavigationWatch, type TabInfo } from './browser-port';
 import { NavigationTracker } from './navigation-tracker';
+import { PageGuard } from './page-guard';
 import { ResponseBuilder } from './response';
 import { MemoryRefCounters, SnapshotService } from './snapshot-service';
 import type { ToolContext } from './tool';
@@ -24,20 +25,24 @@ function fakeContext(options: {
 }) {
   const sent: PageCommand[] = [];
   const watches: NavigationTracker[] = [];
+  const reply = async (command: PageCommand, runOptions: { signal?: AbortSignal }): Promise<unknown> => {
+    if (command.op === 'snapshot') {
+      const { url, documentId, lines } = options.state;
+      return { title: 'T', url, lines, frames: [], nextRef: 50, documentId };
+    }
+    if (command.op === 'cancelWait' || command.op === 'settle') return { cancelled: true, description: '' };
+    // As the real port does, stop waiting when the run's signal aborts.
+    const signal = runOptions.signal;
+    return new Promise((resolve, reject) => {
+      signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+      options.act(command, watches.at(-1)!).then(resolve, reject);
+    });
+  };
   const page = {
-    async run(_tabId: number, command: PageCommand, runOptions: { signal?: AbortSignal } = {}) {
+    async send(_tabId: number, command: PageCommand, runOptions: { signal?: AbortSignal } = {}) {
       sent.push(command);
-      if (command.op === 'snapshot') {
-        const { url, documentId, lines } = options.state;
-        return { title: 'T', url, lines, frames: [], nextRef: 50, documentId };
-      }
-      if (command.op === 'cancelWait' || command.op === 'settle') return { cancelled: true, description: '' };
-      // As the real port does, stop waiting when the run's signal aborts.
-      const signal = runOptions.signal;
-      return new Promise((resolve, reject) => {
-        signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
-        options.act(command, watches.at(-1)!).then(resolve, reject);
-      });
+      const value = await reply(command, runOptions);
+      return { value, url: options.state.url, documentId: options.state.documentId };
     },
     async frames() {
       return [{ frameId: 0, parentFrameId: -1, url: options.state.url }];
@@ -54,12 +59,13 @@ function fakeContext(options: {
       return watch;
     },
   } as unknown as BrowserPort;
-  const snapshots = new SnapshotService(page as never, new MemoryRefCounters());
+  const snapshots = new SnapshotService(new MemoryRefCounters());
   const ctx: ToolContext = {
     signal: options.signal ?? new AbortController().signal,
     tab: TAB,
     windowId: 1,
     browser,
+    page: new PageGuard(page as never, async (url) => options.refused?.(url)),
     snapshots,
     checkDestination: async (url) => options.refused?.(url),
     isTabVisible: async () => true,
@@ -87,7 +93,7 @@ describe('performAction', () => {
         return { description: 'Clicked <button> "Count"', settled: { reason: 'quiet', ms: 120 } };
       },
     });
-    await ctx.snapshots.capture(TAB);
+    await ctx.snapshots.capture(ctx.page, TAB);
     const response = new ResponseBuilder();
     await performAction(ctx, response, { op: 'click', target: { ref: 'e1' } }, { fallbackLine: 'Clicked e1' });
     const text = textOf(response);
@@ -120,7 +126,7 @@ describe('performAction', () => {
         throw new PageCommandError('The frame went away (the page navigated). Call snapshot again.', 'frame-gone');
       },
     });
-    await ctx.snapshots.capture(TAB);
+    await ctx.snapshots.capture(ctx.page, TAB);
     const response = new ResponseBuilder();
     await performAction(ctx, response, { op: 'click', target: { ref: 'e2' } }, { fallbackLine: 'Clicked link "Next"' });
     const text = textOf(response);
@@ -208,7 +214,7 @@ describe('elementTarget and targetLabel', () => {
   it('names an element from the last snapshot when the page could not', async () => {
     const state = { url: TAB.url!, documentId: 'doc-1', lines: BEFORE };
     const { ctx } = fakeContext({ state, act: async () => ({}) });
-    await ctx.snapshots.capture(TAB);
+    await ctx.snapshots.capture(ctx.page, TAB);
     expect(targetLabel(ctx, { ref: 'e2' })).toBe('link "Next" [ref=e2]');
     expect(targetLabel(ctx, { selector: 'a.next' })).toBe('the element matching a.next');
   });

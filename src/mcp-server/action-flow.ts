@@ -14,7 +14,8 @@ import { diffSnapshots, formatDiff } from './snapshot-diff';
 import { DEFAULT_MAX_CHARS, formatSnapshot } from './snapshot-format';
 import type { Snapshot } from './snapshot-service';
 import type { ToolContext } from './tool';
-import { captureOptions, originOf } from './tools/page-read';
+import { isRefusal, REFUSED_REPLY } from './page-guard';
+import { captureTab, originOf } from './tools/page-read';
 
 /** Page actions this flow runs; `actionId` is filled in here. */
 type ActionCommand = Extract<
@@ -95,14 +96,15 @@ export async function reportPage(
   line: string,
   before: Snapshot | undefined,
 ): Promise<void> {
-  if (tab.url) {
-    const refusal = await ctx.checkDestination(tab.url);
-    if (refusal) {
-      response.text(`${line}. The tab is now on a page Tabwright may not read, so none of it is shown. ${refusal}`);
-      return;
-    }
+  let after: Snapshot;
+  try {
+    after = await captureTab(ctx, tab);
+  } catch (error) {
+    if (!isRefusal(error)) throw error;
+    response.text(`${line}. The tab is now on a page Tabwright may not read, so none of it is shown.`);
+    response.text(error.message);
+    return;
   }
-  const after = await ctx.snapshots.capture(tab, captureOptions(ctx));
   const origin = originOf(after.url);
   const full = formatSnapshot(after, DEFAULT_MAX_CHARS);
   if (before && before.documentId === after.documentId) {
@@ -136,7 +138,7 @@ export async function performAction(
   options: { frameId?: number; fallbackLine: string; deadlineMs?: number },
 ): Promise<void> {
   const tab = ctx.tab!;
-  const page = ctx.browser.page;
+  const page = ctx.page;
   const frameId = options.frameId ?? 0;
   const before = ctx.snapshots.last(tab.id);
   const watch = ctx.browser.watchNavigation?.(tab.id);
@@ -161,8 +163,10 @@ export async function performAction(
           'page-unresponsive',
         );
       }
-      if (!documentGone(error, watch)) throw error;
-      lost = true; // the document went away while the command ran: the action set off a navigation
+      // The action ran, but the page moved somewhere the gates refuse before it answered.
+      const withheld = error instanceof PageCommandError && error.code === REFUSED_REPLY;
+      if (!withheld && !documentGone(error, watch)) throw error;
+      lost = true; // the document went away, or left the allowed pages, while the command ran
     }
     const outcome = await followNavigation(ctx, watch, lost || !!reply?.navigating);
     let line = (reply?.description ?? options.fallbackLine) + settleNote(reply);
@@ -189,7 +193,7 @@ export async function performAction(
 /** The page-side settle wait, cancelled in the page too when the call is aborted. Failures are ignored. */
 async function settlePage(ctx: ToolContext, tabId: number): Promise<void> {
   const actionId = randomId();
-  const page = ctx.browser.page;
+  const page = ctx.page;
   const cancel = () => void page.run(tabId, { op: 'cancelWait', waitId: actionId }).catch(() => {});
   ctx.signal.addEventListener('abort', cancel, { once: true });
   try {

@@ -18,6 +18,8 @@ export interface FrameInfo {
   frameId: number;
   parentFrameId: number;
   url: string;
+  /** Chrome's id of the document the frame holds now; absent where Chrome does not say. */
+  documentId?: string;
 }
 
 export interface RunOptions {
@@ -25,10 +27,36 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
+export interface SendOptions {
+  frameId: number;
+  /** Chrome's document id: the command runs in exactly that document, or fails if it is gone. */
+  documentId?: string;
+  signal?: AbortSignal;
+}
+
+/** A page agent's reply with where it was produced: the document's URL when it answered. */
+export interface PageAnswer<C extends PageCommand> {
+  value: PageReply<C>;
+  url: string;
+  /** The page agent's own id for the document. */
+  documentId: string;
+}
+
+/**
+ * The raw way into pages, implemented over `chrome.scripting`. Nothing reads a page through it
+ * directly: tools get a `PagePort` that asks the gates about every document first (page-guard.ts).
+ */
+export interface PageTransport {
+  send<C extends PageCommand>(tabId: number, command: C, options: SendOptions): Promise<PageAnswer<C>>;
+  frames(tabId: number): Promise<FrameInfo[]>;
+}
+
+/** Page commands as tools see them: only documents the gates allow are reached, only their replies come back. */
 export interface PagePort {
   /** Runs one command in the page agent of a frame (the top frame unless told otherwise). */
   run<C extends PageCommand>(tabId: number, command: C, options?: RunOptions): Promise<PageReply<C>>;
-  frames(tabId: number): Promise<FrameInfo[]>;
+  /** The tab's child frames whose documents the gates allow (about:blank and srcdoc frames judged by their ancestors). */
+  readableFrames(tabId: number): Promise<FrameInfo[]>;
 }
 
 /** The navigations of one tab's top frame, recorded from the moment the watch starts. */
@@ -39,7 +67,7 @@ export interface NavigationWatch extends NavigationState {
 }
 
 export interface BrowserPort {
-  readonly page: PagePort;
+  readonly page: PageTransport;
   getTab(tabId: number): Promise<TabInfo | undefined>;
   activeTab(windowId: number): Promise<TabInfo | undefined>;
   listTabs(): Promise<TabInfo[]>;
@@ -74,6 +102,9 @@ export interface ImagePart {
   data: string;
   top: number;
 }
+
+/** What tools may use of the browser: everything but the raw page transport. */
+export type ToolBrowser = Omit<BrowserPort, 'page'>;
 
 /** A failure the model should read: the page or tab could not do what was asked. */
 export class PageCommandError extends Error {

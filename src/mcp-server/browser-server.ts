@@ -9,6 +9,7 @@ import { auditUnknownTool, runGated, type SessionGrants } from './gates/call-gat
 import { passwordTargets } from './gates/secret-targets';
 import type { GateEnvironment } from './gates/types';
 import type { CallMeta, ToolServer } from './mcp-core';
+import { PageGuard } from './page-guard';
 import { ToolRegistry, type RegisteredTool } from './registry';
 import { ResponseBuilder, errorResult, type CallToolResult } from './response';
 import type { SnapshotService } from './snapshot-service';
@@ -94,12 +95,17 @@ export class BrowserToolServer implements ToolServer {
         ...(o.exposed ? { exposed: o.exposed } : {}),
         resolveTab: () => o.browser.activeTab(o.windowId),
         destination: (args) => destinationOf(tool.name, args, o.browser),
-        secretTargets: (args, tab) => passwordTargets(o.browser.page, tab.id, args, meta.signal),
+        secretTargets: (args, tab) => passwordTargets(this.#guard(), tab.id, args, meta.signal),
         execute: (args, tab) => this.#execute(tool, args, tab, meta.signal),
       },
       o.gates,
       o.grants,
     );
+  }
+
+  /** A page port for one call, bound to the gates' decision (page-guard.ts). */
+  #guard(): PageGuard {
+    return new PageGuard(this.options.browser.page, (url) => this.options.gates.originRefusal(url));
   }
 
   async #execute(
@@ -118,6 +124,7 @@ export class BrowserToolServer implements ToolServer {
           tab,
           windowId: o.windowId,
           browser: o.browser,
+          page: this.#guard(),
           snapshots: o.snapshots,
           checkDestination: (url) => o.gates.originRefusal(url),
           isTabVisible: async (url) => (await o.gates.originRefusal(url)) === undefined,

@@ -39,11 +39,6 @@ export interface Snapshot {
 export interface CaptureOptions {
   selector?: string;
   signal?: AbortSignal;
-  /**
-   * Whether a child frame's content may be shown, by the frame's URL (the gates' site rules). Frames
-   * refused here appear as unavailable; about:blank and srcdoc frames belong to their parent.
-   */
-  frameAllowed?: (url: string) => Promise<boolean>;
 }
 
 type Reply = z.infer<typeof SnapshotReply>;
@@ -56,10 +51,7 @@ export class SnapshotService {
   readonly #last = new Map<number, Snapshot>();
   readonly #locks = new Map<number, Promise<unknown>>();
 
-  constructor(
-    private readonly page: PagePort,
-    private readonly counters: RefCounterStore,
-  ) {}
+  constructor(private readonly counters: RefCounterStore) {}
 
   /** Serialised per tab: ref numbering must not interleave. */
   #exclusive<T>(tabId: number, work: () => Promise<T>): Promise<T> {
@@ -72,10 +64,14 @@ export class SnapshotService {
     return run;
   }
 
-  capture(tab: TabInfo, options: CaptureOptions = {}): Promise<Snapshot> {
+  /**
+   * Walks the tab through `page`, which reaches only documents the gates allow: child frames they
+   * refuse are never walked and show as unavailable.
+   */
+  capture(page: PagePort, tab: TabInfo, options: CaptureOptions = {}): Promise<Snapshot> {
     return this.#exclusive(tab.id, async () => {
       const refBase = await this.counters.next(tab.id);
-      const { top, byFrame } = await this.#walkFrames(tab.id, refBase, options);
+      const { top, byFrame } = await this.#walkFrames(page, tab.id, refBase, options);
       const nextRef = Math.max(top.nextRef, ...[...byFrame.values()].map((reply) => reply.nextRef));
       await this.counters.advance(tab.id, nextRef);
       const snapshot: Snapshot = {
@@ -90,17 +86,6 @@ export class SnapshotService {
     });
   }
 
-  /** Child frames whose content may be shown: the site rules apply to them as to the tab. */
-  async #childFrames(frames: FrameInfo[], options: CaptureOptions): Promise<FrameInfo[]> {
-    const children = frames.filter((frame) => frame.frameId !== 0);
-    if (!options.frameAllowed) return children;
-    const verdicts = await Promise.all(
-      // about:blank and srcdoc frames hold their parent's origin.
-      children.map((frame) => (/^about:/.test(frame.url) ? true : options.frameAllowed!(frame.url))),
-    );
-    return children.filter((_, i) => verdicts[i]);
-  }
-
   /**
    * The top frame walks at once; meanwhile the frame list is fetched and, when there are child
    * frames, they walk too, each first introducing itself to its parent window with the snapshot's
@@ -108,23 +93,22 @@ export class SnapshotService {
    * with iframes, one short extra call lets the top match its iframe elements to the frames that
    * spoke from inside them.
    */
-  async #walkFrames(tabId: number, refBase: number, options: CaptureOptions) {
+  async #walkFrames(page: PagePort, tabId: number, refBase: number, options: CaptureOptions) {
     const nonce = randomNonce();
     const signal = options.signal;
-    const topRun = this.page.run(
+    const topRun = page.run(
       tabId,
       { op: 'snapshot', frameId: 0, refBase, nonce, ...(options.selector ? { selector: options.selector } : {}) },
       { signal, frameId: 0 },
     );
-    const childRuns = this.page
-      .frames(tabId)
+    const childRuns = page
+      .readableFrames(tabId)
       .catch(() => [] as FrameInfo[])
-      .then((frames) => (frames.length > 1 ? this.#childFrames(frames, options) : []))
       .then((children) => {
         const childrenOf = (frameId: number) =>
           children.filter((frame) => frame.parentFrameId === frameId).map((frame) => frame.frameId);
         const replies = children.map((frame) =>
-          this.page
+          page
             .run(
               tabId,
               { op: 'snapshot', frameId: frame.frameId, refBase, nonce, childFrames: childrenOf(frame.frameId) },
@@ -140,7 +124,7 @@ export class SnapshotService {
     if (!children.length) return { top, byFrame };
     const [slots, answered] = await Promise.all([
       top.frames?.length
-        ? this.page.run(tabId, { op: 'frameSlots', nonce, childFrames: topChildren }, { signal, frameId: 0 })
+        ? page.run(tabId, { op: 'frameSlots', nonce, childFrames: topChildren }, { signal, frameId: 0 })
         : { frames: [] },
       replies,
     ]);

@@ -3,7 +3,7 @@
  * can change the page's data, and a handler that writes to a response builder.
  */
 import type { z } from 'zod';
-import type { BrowserPort, TabInfo } from './browser-port';
+import type { PagePort, TabInfo, ToolBrowser } from './browser-port';
 import type { ResponseBuilder } from './response';
 import type { SnapshotService } from './snapshot-service';
 
@@ -18,7 +18,10 @@ export interface ToolContext {
   /** The tab the call acts on (the active tab of the panel's window), checked by the gates. */
   readonly tab: TabInfo | undefined;
   readonly windowId: number;
-  readonly browser: BrowserPort;
+  /** Tabs and windows; the page itself only through `page`. */
+  readonly browser: ToolBrowser;
+  /** Page commands, reaching only documents the gates allow (see page-guard.ts). */
+  readonly page: PagePort;
   readonly snapshots: SnapshotService;
   /** Asks the origin gate about a destination; returns the refusal text, or undefined when allowed. */
   checkDestination(url: string): Promise<string | undefined>;

@@ -50,7 +50,9 @@ function randomId(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-function failure(error: unknown): PageEnvelope {
+type Unsigned<T> = T extends unknown ? Omit<T, 'url' | 'documentId'> : never;
+
+function failure(error: unknown): Unsigned<PageEnvelope> {
   if (error instanceof PageError) return { ok: false, error: error.message, code: error.code };
   return { ok: false, error: String((error as Error)?.message ?? error), code: 'internal' };
 }
@@ -110,10 +112,20 @@ export class PageAgent implements PageEnv {
       const command = PageCommand.parse(raw);
       const handler = handlers[command.op] as (command: Parsed, env: PageEnv) => unknown;
       const value = handler(command, this);
-      if (value instanceof Promise) return value.then((resolved) => ({ ok: true, value: resolved }), failure);
-      return { ok: true, value };
+      if (value instanceof Promise) {
+        return value.then(
+          (resolved) => this.#sign({ ok: true, value: resolved }),
+          (error) => this.#sign(failure(error)),
+        );
+      }
+      return this.#sign({ ok: true, value });
     } catch (error) {
-      return failure(error);
+      return this.#sign(failure(error));
     }
+  }
+
+  /** Stamps a reply with where it was produced, read when it is sent (a route may have changed meanwhile). */
+  #sign(envelope: Unsigned<PageEnvelope>): PageEnvelope {
+    return { ...envelope, url: this.document.location?.href ?? '', documentId: this.documentId } as PageEnvelope;
   }
 }

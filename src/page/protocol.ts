@@ -220,9 +220,15 @@ export function replySchema(command: PageCommand): Replies[keyof Replies] {
   return replies[command.op];
 }
 
+/**
+ * Where a reply was produced: the document's URL at the moment the agent answered, and the agent's
+ * id for that document. The panel lets nothing of a reply out before that URL passed the gates.
+ */
+const Provenance = { url: z.string(), documentId: z.string() };
+
 /** What the agent returns from every command: a value, or an error meant for the model. */
 export const PageEnvelope = z.union([
-  z.object({ ok: z.literal(true), value: z.unknown() }),
-  z.object({ ok: z.literal(false), error: z.string(), code: z.string().optional() }),
+  z.object({ ok: z.literal(true), value: z.unknown(), ...Provenance }),
+  z.object({ ok: z.literal(false), error: z.string(), code: z.string().optional(), ...Provenance }),
 ]);
 export type PageEnvelope = z.infer<typeof PageEnvelope>;

@@ -14,7 +14,7 @@ import {
 import type { SettleOutcome } from '../mcp-server/navigation-tracker';
 import { canCaptureScreenshots, composeJpeg } from './chrome-capture';
 import { watchTabNavigation } from './chrome-navigation-watch';
-import { ChromePagePort } from './chrome-page';
+import { ChromePageTransport } from './chrome-page';
 import { raceAbort } from './race-abort';
 
 export const LOAD_TIMEOUT_MS = 15_000;
@@ -73,7 +73,7 @@ export async function navigateAndWait(
 }
 
 export class ChromeBrowser implements BrowserPort {
-  readonly page = new ChromePagePort();
+  readonly page = new ChromePageTransport();
 
   async getTab(tabId: number): Promise<TabInfo | undefined> {
     return chrome.tabs.get(tabId).then(toInfo, () => undefined);

@@ -1,33 +1,33 @@
 /**
- * Runs page-agent commands in a tab's frames through `chrome.scripting`. The agent bundle is
- * injected on first use in each document and stays there (isolated world) between calls.
+ * Runs page-agent commands in a tab's documents through `chrome.scripting`. The agent bundle is
+ * injected on first use in each document and stays there (isolated world) between calls. A
+ * command given a document id runs in that document only (Chrome ≥ 106), never in whatever the
+ * frame holds by then.
  */
-import { PageCommandError, type FrameInfo, type PagePort, type RunOptions } from '../mcp-server/browser-port';
+import {
+  PageCommandError,
+  type FrameInfo,
+  type PageAnswer,
+  type PageTransport,
+  type SendOptions,
+} from '../mcp-server/browser-port';
 import { PageEnvelope, replySchema, type PageCommand, type PageReply } from '../page/protocol';
-import { parseRef } from '../page/refs';
 import { raceAbort } from './race-abort';
 
 export const PAGE_AGENT_FILE = 'page/agent.js';
 
 /**
- * The frame a command belongs in when the caller did not say: a ref made in a child frame carries
- * that frame's id (`f7e12`), so the command goes where the element is.
+ * An agent's answer, checked: the value and where it was produced, or the error it meant for the
+ * model. Errors carry no page content the gates have not seen, so they need no provenance check.
  */
-export function frameForCommand(command: PageCommand): number {
-  const target = (command as { target?: { ref?: unknown } }).target;
-  if (target && typeof target.ref === 'string') return parseRef(target.ref)?.frameId ?? 0;
-  return 0;
-}
-
-/** An agent's answer, checked: the value, or the error it meant for the model. */
-function readEnvelope<C extends PageCommand>(command: C, result: unknown): PageReply<C> {
+function readEnvelope<C extends PageCommand>(command: C, result: unknown): PageAnswer<C> {
   const envelope = PageEnvelope.safeParse(result);
   if (!envelope.success)
     throw new PageCommandError('The page agent gave no usable answer (the page may have navigated).', 'bad-reply');
   if (!envelope.data.ok) throw new PageCommandError(envelope.data.error, envelope.data.code ?? 'page');
   const reply = replySchema(command).safeParse(envelope.data.value);
   if (!reply.success) throw new PageCommandError('The page agent answered in an unexpected shape.', 'bad-reply');
-  return reply.data as PageReply<C>;
+  return { value: reply.data as PageReply<C>, url: envelope.data.url, documentId: envelope.data.documentId };
 }
 
 const isMissing = (result: unknown) => (result as { missing?: boolean } | undefined)?.missing === true;
@@ -56,15 +56,21 @@ export function explainScriptingError(error: unknown): PageCommandError {
   }
   if (/No tab with id/i.test(message)) return new PageCommandError('The tab was closed.', 'tab-gone');
   if (/error page/i.test(message)) return new PageCommandError('The tab is showing an error page.', 'error-page');
-  if (/No frame with id|Frame with ID .* was removed|frame was removed/i.test(message)) {
+  if (
+    /No frame with id|Frame with ID .* was removed|frame was removed|No document with id|document .*not found/i.test(
+      message,
+    )
+  ) {
     return new PageCommandError('The frame went away (the page navigated). Call snapshot again.', 'frame-gone');
   }
   return new PageCommandError(`The page could not run the command: ${message}`, 'scripting');
 }
 
-export class ChromePagePort implements PagePort {
-  async run<C extends PageCommand>(tabId: number, command: C, options: RunOptions = {}): Promise<PageReply<C>> {
-    const target = { tabId, frameIds: [options.frameId ?? frameForCommand(command)] };
+export class ChromePageTransport implements PageTransport {
+  async send<C extends PageCommand>(tabId: number, command: C, options: SendOptions): Promise<PageAnswer<C>> {
+    const target = options.documentId
+      ? { tabId, documentIds: [options.documentId] }
+      : { tabId, frameIds: [options.frameId] };
     const call = async () => {
       const [injection] = await chrome.scripting.executeScript({ target, func: invokeAgent, args: [command] });
       return injection?.result;
@@ -85,6 +91,11 @@ export class ChromePagePort implements PagePort {
 
   async frames(tabId: number): Promise<FrameInfo[]> {
     const frames = (await chrome.webNavigation.getAllFrames({ tabId })) ?? [];
-    return frames.map((frame) => ({ frameId: frame.frameId, parentFrameId: frame.parentFrameId, url: frame.url }));
+    return frames.map((frame) => ({
+      frameId: frame.frameId,
+      parentFrameId: frame.parentFrameId,
+      url: frame.url,
+      ...(frame.documentId ? { documentId: frame.documentId } : {}),
+    }));
   }
 }

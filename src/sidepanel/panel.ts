@@ -66,7 +66,7 @@ export async function startPanel(): Promise<void> {
   if (loaded.problem) chat.notice(loaded.problem);
   const tokens = new TokenStore(local);
   const browser = new ChromeBrowser();
-  const snapshots = new SnapshotService(browser.page, new StoredRefCounters(chromeArea(chrome.storage.session)));
+  const snapshots = new SnapshotService(new StoredRefCounters(chromeArea(chrome.storage.session)));
   const promptsRoot = document.getElementById('prompts')!;
   const gatesWiring = await wireGates({
     local,

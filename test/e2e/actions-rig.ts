@@ -84,8 +84,10 @@ async function confirmWhile<T>(panel: Page, pending: Promise<T>): Promise<T> {
   return settled;
 }
 
-export async function startActionRig(options: { dist?: string; preact?: boolean } = {}): Promise<ActionRig> {
-  const routes: Route[] = [];
+export async function startActionRig(
+  options: { dist?: string; preact?: boolean; routes?: Route[] } = {},
+): Promise<ActionRig> {
+  const routes: Route[] = [...(options.routes ?? [])];
   if (options.preact) routes.push(serveFile('/actions/preact-app.js', await buildPreactFixture()));
   const broker = await startBroker({ token: 'actions-token', chunkDelayMs: 0 });
   const fixtures = await startFixtureServer(routes);

@@ -3,7 +3,7 @@
  * reply, and a record of everything that would have changed something, so a test can assert that
  * nothing ran for a refused call.
  */
-import type { BrowserPort, FrameInfo, PagePort, TabInfo } from '../browser-port';
+import type { BrowserPort, FrameInfo, PageTransport, TabInfo } from '../browser-port';
 import type { PageCommand } from '../../page/protocol';
 
 export interface FakeBrowser extends BrowserPort {
@@ -23,17 +23,17 @@ export function fakeBrowser(tabs: TabInfo[]): FakeBrowser {
   const commands: string[] = [];
   const passwordFields = new Set<string>();
   const byId = (id: number) => tabs.find((tab) => tab.id === id);
-  const page: PagePort = {
-    async run(tabId, command: PageCommand) {
+  const answer = (tab: TabInfo | undefined, value: unknown) =>
+    ({ value, url: tab?.url ?? '', documentId: `doc-${tab?.id}` }) as never;
+  const page: PageTransport = {
+    async send(tabId, command: PageCommand) {
       commands.push(command.op);
       if (!READ_ONLY_OPS.has(command.op)) effects.push(`page:${command.op}`);
       const tab = byId(tabId);
       if (command.op === 'secretFields') {
-        return {
-          secret: command.targets.map((t) => passwordFields.has('ref' in t ? t.ref : t.selector)),
-        } as never;
+        return answer(tab, { secret: command.targets.map((t) => passwordFields.has('ref' in t ? t.ref : t.selector)) });
       }
-      return {
+      return answer(tab, {
         title: tab?.title ?? '',
         url: tab?.url ?? '',
         lines: ['- button "Delete" [ref=e1]', '- textbox "Password" [ref=e2]'],
@@ -41,10 +41,11 @@ export function fakeBrowser(tabs: TabInfo[]): FakeBrowser {
         description: `did ${command.op}`,
         text: 'page text',
         html: '<p>page</p>',
-      } as never;
+      });
     },
-    async frames(): Promise<FrameInfo[]> {
-      return [];
+    async frames(tabId): Promise<FrameInfo[]> {
+      const tab = byId(tabId);
+      return tab ? [{ frameId: 0, parentFrameId: -1, url: tab.url ?? '', documentId: `doc-${tab.id}` }] : [];
     },
   };
   const browser: FakeBrowser = {

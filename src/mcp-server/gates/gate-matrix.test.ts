@@ -114,7 +114,7 @@ async function runCase(tool: BrowserTool, act: boolean, site: Site, answer: Conf
     windowId: WINDOW,
     tools: browserTools,
     browser,
-    snapshots: new SnapshotService(browser.page, new MemoryRefCounters()),
+    snapshots: new SnapshotService(new MemoryRefCounters()),
     gates,
     grants: new SessionGrants(),
   });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_FIND_CONTEXT, findLines, formatFind } from '../snapshot-format';
 import { defineTool } from '../tool';
-import { captureOptions, originOf } from './page-read';
+import { captureTab, originOf } from './page-read';
 
 export const find = defineTool({
   name: 'find',
@@ -31,7 +31,7 @@ export const find = defineTool({
       return;
     }
     // A fresh snapshot, so every ref in the answer is current; it becomes the latest snapshot.
-    const taken = await ctx.snapshots.capture(ctx.tab!, captureOptions(ctx));
+    const taken = await captureTab(ctx, ctx.tab!);
     const query = { text: args.text, role: args.role, context: args.context };
     response.pageText(originOf(taken.url), formatFind(taken, query, findLines(taken.lines, query)));
   },

@@ -1,20 +1,8 @@
 import { z } from 'zod';
 import { neutraliseText } from '../../page/neutralise';
 import { DEFAULT_MAX_CHARS } from '../snapshot-format';
-import { defineTool, type ToolContext } from '../tool';
+import { defineTool } from '../tool';
 import { cutNote, originOf } from './page-read';
-
-/** Child frames whose text may be shown (the site rules apply to them too), with their URL. */
-async function readableFrames(ctx: ToolContext) {
-  const frames = await ctx.browser.page.frames(ctx.tab!.id).catch(() => []);
-  const allowed = await Promise.all(
-    frames.map(async (frame) => {
-      if (frame.frameId === 0) return false;
-      return /^about:/.test(frame.url) || (await ctx.checkDestination(frame.url)) === undefined;
-    }),
-  );
-  return frames.filter((_, i) => allowed[i]);
-}
 
 export const getText = defineTool({
   name: 'get_text',
@@ -34,14 +22,14 @@ export const getText = defineTool({
   }),
   async handle(args, ctx, response) {
     const tab = ctx.tab!;
-    const page = ctx.browser.page;
+    const page = ctx.page;
     const command = { op: 'getText' as const, maxChars: args.maxChars };
     const top = await page.run(
       tab.id,
       { ...command, ...(args.selector ? { selector: args.selector } : {}) },
       { signal: ctx.signal, frameId: 0 },
     );
-    const frames = args.selector ? [] : await readableFrames(ctx);
+    const frames = args.selector ? [] : await page.readableFrames(tab.id);
     const children = await Promise.all(
       frames.map((frame) =>
         page.run(tab.id, command, { signal: ctx.signal, frameId: frame.frameId }).catch(() => undefined),

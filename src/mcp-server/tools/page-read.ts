@@ -1,14 +1,15 @@
-/** Helpers the reading tools share: which frames may be shown, and labels for page text. */
-import type { CaptureOptions } from '../snapshot-service';
+/** Helpers the reading tools share: taking a snapshot, and labels for page text. */
+import type { TabInfo } from '../browser-port';
+import type { CaptureOptions, Snapshot } from '../snapshot-service';
 import type { ToolContext } from '../tool';
 
-/** Child frames are shown only when the gates would allow their site too. */
 export function captureOptions(ctx: ToolContext, extra: { selector?: string } = {}): CaptureOptions {
-  return {
-    signal: ctx.signal,
-    frameAllowed: async (url) => (await ctx.checkDestination(url)) === undefined,
-    ...(extra.selector ? { selector: extra.selector } : {}),
-  };
+  return { signal: ctx.signal, ...(extra.selector ? { selector: extra.selector } : {}) };
+}
+
+/** A snapshot of the call's tab through the call's guarded page. */
+export function captureTab(ctx: ToolContext, tab: TabInfo, extra: { selector?: string } = {}): Promise<Snapshot> {
+  return ctx.snapshots.capture(ctx.page, tab, captureOptions(ctx, extra));
 }
 
 export function originOf(url: string): string {

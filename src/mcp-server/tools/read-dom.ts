@@ -21,7 +21,7 @@ export const readDom = defineTool({
       .describe('Character cap (default 24000); 0 for no cap'),
   }),
   async handle(args, ctx, response) {
-    const reply = await ctx.browser.page.run(
+    const reply = await ctx.page.run(
       ctx.tab!.id,
       { op: 'readDom', maxChars: args.maxChars, ...(args.selector ? { selector: args.selector } : {}) },
       { signal: ctx.signal, frameId: 0 },

@@ -3,7 +3,7 @@
  * are stitched from viewport captures (Chrome allows about two captures a second).
  */
 import { z } from 'zod';
-import type { BrowserPort, ImagePart } from '../browser-port';
+import type { ImagePart, ToolBrowser } from '../browser-port';
 import { RESULT_CAP_BYTES } from '../response';
 import { defineTool, type ToolContext } from '../tool';
 
@@ -16,7 +16,7 @@ const MAX_SEGMENTS = 20;
 const CAPTURE_RETRY_MS = 600;
 export const SCREENSHOTS_OFF = 'Screenshots are off; ask the user to turn them on in Tabwright settings.';
 
-async function capture(browser: BrowserPort, windowId: number, signal: AbortSignal): Promise<string> {
+async function capture(browser: ToolBrowser, windowId: number, signal: AbortSignal): Promise<string> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await browser.captureVisible(windowId, QUALITY);
@@ -31,7 +31,7 @@ async function capture(browser: BrowserPort, windowId: number, signal: AbortSign
 
 async function fullPageParts(ctx: ToolContext) {
   const tabId = ctx.tab!.id;
-  const page = ctx.browser.page;
+  const page = ctx.page;
   const start = await page.run(tabId, { op: 'viewport' }, { signal: ctx.signal, frameId: 0 });
   const steps = Math.min(MAX_SEGMENTS, Math.max(1, Math.ceil(start.scrollHeight / start.height)));
   const parts: ImagePart[] = [];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_MAX_CHARS, formatSnapshot } from '../snapshot-format';
 import { defineTool } from '../tool';
-import { captureOptions, originOf } from './page-read';
+import { captureTab, originOf } from './page-read';
 
 export const snapshot = defineTool({
   name: 'snapshot',
@@ -26,7 +26,7 @@ export const snapshot = defineTool({
       .describe('Character budget for the snapshot (default 24000); 0 for no budget'),
   }),
   async handle(args, ctx, response) {
-    const taken = await ctx.snapshots.capture(ctx.tab!, captureOptions(ctx, { selector: args.selector }));
+    const taken = await captureTab(ctx, ctx.tab!, { selector: args.selector });
     response.pageText(originOf(taken.url), formatSnapshot(taken, args.maxChars));
   },
 });

@@ -9,7 +9,8 @@ import { reportPage } from '../action-flow';
 import { PageCommandError } from '../browser-port';
 import { formatSnapshot } from '../snapshot-format';
 import { defineTool, type ToolContext } from '../tool';
-import { captureOptions, originOf } from './page-read';
+import { isRefusal } from '../page-guard';
+import { captureTab, originOf } from './page-read';
 
 export const DEFAULT_WAIT_MS = 5_000;
 export const MAX_WAIT_MS = 60_000;
@@ -19,13 +20,8 @@ function waitId(): string {
 }
 
 async function frameIdsToWatch(ctx: ToolContext): Promise<number[]> {
-  const frames = await ctx.browser.page.frames(ctx.tab!.id).catch(() => []);
-  const ids = [0];
-  for (const frame of frames) {
-    if (frame.frameId === 0) continue;
-    if (/^about:/.test(frame.url) || (await ctx.checkDestination(frame.url)) === undefined) ids.push(frame.frameId);
-  }
-  return ids;
+  const children = await ctx.page.readableFrames(ctx.tab!.id);
+  return [0, ...children.map((frame) => frame.frameId)];
 }
 
 /** True when the condition held: any frame for appearing, every frame for disappearing. */
@@ -35,7 +31,7 @@ async function waitInFrames(
   timeoutMs: number,
 ): Promise<boolean> {
   const tabId = ctx.tab!.id;
-  const page = ctx.browser.page;
+  const page = ctx.page;
   const id = waitId();
   const frameIds = await frameIdsToWatch(ctx);
   const command = { op: 'waitFor' as const, waitId: id, timeoutMs, ...condition };
@@ -101,7 +97,7 @@ export const waitFor = defineTool({
     try {
       met = await waitInFrames(ctx, condition, args.timeout);
     } catch (error) {
-      if (error instanceof PageCommandError && error.code === 'bad-selector') {
+      if (error instanceof PageCommandError && (error.code === 'bad-selector' || isRefusal(error))) {
         response.error(error.message);
         return;
       }
@@ -115,8 +111,14 @@ export const waitFor = defineTool({
       await reportPage(ctx, response, tab, `Waited ${waited} ms: ${what} ${outcome}.`, before);
       return;
     }
-    response.error(`Timed out after ${args.timeout} ms: ${what} has not ${outcome}. The page now:`);
-    const taken = await ctx.snapshots.capture(tab, captureOptions(ctx));
-    response.pageText(originOf(taken.url), formatSnapshot(taken));
+    const timedOut = `Timed out after ${args.timeout} ms: ${what} has not ${outcome}.`;
+    try {
+      const taken = await captureTab(ctx, tab);
+      response.error(`${timedOut} The page now:`);
+      response.pageText(originOf(taken.url), formatSnapshot(taken));
+    } catch (error) {
+      if (!isRefusal(error)) throw error;
+      response.error(`${timedOut} ${error.message}`);
+    }
   },
 });

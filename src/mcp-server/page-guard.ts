@@ -1,0 +1,118 @@
+/**
+ * The only way tools reach a page. Before a command is sent, the frame's document is looked up
+ * and its URL put to the gates' decision; the command is then pinned to that document (Chrome's
+ * document id), so a navigation in between makes it fail instead of running elsewhere. The reply
+ * carries the URL it was produced at — a route may have changed meanwhile — and is withheld unless
+ * that URL passes the same decision. about:blank and srcdoc frames hold the origin of the document
+ * that made them, so they take the verdict of their nearest ancestor with a real URL.
+ */
+import { parseRef } from '../page/refs';
+import type { PageCommand, PageReply } from '../page/protocol';
+import { PageCommandError, type FrameInfo, type PagePort, type PageTransport, type RunOptions } from './browser-port';
+
+/** The gates' decision for a URL: the refusal text, or undefined when it may be read. */
+export type ReadDecision = (url: string) => Promise<string | undefined>;
+
+/** Nothing was sent: the document the command was meant for is one the gates refuse. */
+export const REFUSED_DOCUMENT = 'refused';
+/** The command ran, but its document moved to a URL the gates refuse before it answered: the reply is withheld. */
+export const REFUSED_REPLY = 'moved-refused';
+
+/**
+ * The frame a command belongs in when the caller did not say: a ref made in a child frame carries
+ * that frame's id (`f7e12`), so the command goes where the element is.
+ */
+export function frameForCommand(command: PageCommand): number {
+  const target = (command as { target?: { ref?: unknown } }).target;
+  if (target && typeof target.ref === 'string') return parseRef(target.ref)?.frameId ?? 0;
+  return 0;
+}
+
+/** Frames whose URL says nothing about their origin: they inherit it from their creator. */
+const inheritsOrigin = (url: string) => url === '' || /^about:/i.test(url);
+
+/** The URL that decides for `frame`: its own, or for an about:blank/srcdoc frame its nearest real ancestor's. */
+export function decidingUrl(frame: FrameInfo, frames: readonly FrameInfo[]): string {
+  const byId = new Map(frames.map((f) => [f.frameId, f]));
+  let current: FrameInfo | undefined = frame;
+  const seen = new Set<number>();
+  while (current && inheritsOrigin(current.url) && !seen.has(current.frameId)) {
+    seen.add(current.frameId);
+    current = byId.get(current.parentFrameId);
+  }
+  return current && !inheritsOrigin(current.url) ? current.url : frame.url;
+}
+
+function refusedText(refusal: string): string {
+  return `That part of the tab is on a page Tabwright may not read, so nothing was read or done there. ${refusal}`;
+}
+
+function withheldText(refusal: string): string {
+  return `The page moved to an address Tabwright may not read before it answered, so its answer is not shown. ${refusal}`;
+}
+
+export class PageGuard implements PagePort {
+  readonly #verdicts = new Map<string, Promise<string | undefined>>();
+
+  constructor(
+    private readonly transport: PageTransport,
+    private readonly decide: ReadDecision,
+  ) {}
+
+  /** The decision for a URL, asked once per URL for the life of this guard (one tool call). */
+  verdict(url: string): Promise<string | undefined> {
+    let verdict = this.#verdicts.get(url);
+    if (!verdict) {
+      verdict = this.decide(url);
+      this.#verdicts.set(url, verdict);
+    }
+    return verdict;
+  }
+
+  async #frames(tabId: number): Promise<FrameInfo[]> {
+    try {
+      return await this.transport.frames(tabId);
+    } catch {
+      throw new PageCommandError('The tab was closed.', 'tab-gone');
+    }
+  }
+
+  async readableFrames(tabId: number): Promise<FrameInfo[]> {
+    const frames = await this.#frames(tabId).catch(() => [] as FrameInfo[]);
+    const children = frames.filter((frame) => frame.frameId !== 0);
+    const verdicts = await Promise.all(children.map((frame) => this.verdict(decidingUrl(frame, frames))));
+    return children.filter((_, i) => verdicts[i] === undefined);
+  }
+
+  async run<C extends PageCommand>(tabId: number, command: C, options: RunOptions = {}): Promise<PageReply<C>> {
+    const frameId = options.frameId ?? frameForCommand(command);
+    const frames = await this.#frames(tabId);
+    const frame = frames.find((f) => f.frameId === frameId);
+    if (!frame) {
+      throw new PageCommandError(
+        frameId === 0
+          ? 'The tab has no page to read.'
+          : 'The frame went away (the page navigated). Call snapshot again.',
+        'frame-gone',
+      );
+    }
+    const deciding = decidingUrl(frame, frames);
+    const refusal = await this.verdict(deciding);
+    if (refusal) throw new PageCommandError(refusedText(refusal), REFUSED_DOCUMENT);
+    const answer = await this.transport.send(tabId, command, {
+      frameId,
+      ...(frame.documentId ? { documentId: frame.documentId } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    // Same document, perhaps a new URL (history.pushState): the reply is judged by where it was made.
+    const replyUrl = inheritsOrigin(answer.url) ? deciding : answer.url;
+    const late = replyUrl === deciding ? undefined : await this.verdict(replyUrl);
+    if (late) throw new PageCommandError(withheldText(late), REFUSED_REPLY);
+    return answer.value;
+  }
+}
+
+/** Whether an error is one of the guard's refusals (nothing read, or a reply withheld). */
+export function isRefusal(error: unknown): error is PageCommandError {
+  return error instanceof PageCommandError && (error.code === REFUSED_DOCUMENT || error.code === REFUSED_REPLY);
+}
