@@ -20,12 +20,7 @@ export function builtInTools(serverName: string): McpTool[] {
   if (!listing) {
     const registry = new ToolRegistry(
       serverName,
-      browserTools.map((tool) => ({
-        name: tool.name,
-        description: tool.description,
-        input: tool.input,
-        write: tool.kind === 'write',
-      })),
+      browserTools,
     );
     listing = registry.list() as McpTool[];
     builtIns.set(serverName, listing);

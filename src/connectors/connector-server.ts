@@ -8,13 +8,36 @@ import { runGated, type SessionGrants } from '../mcp-server/gates/call-gate';
 import type { GateEnvironment } from '../mcp-server/gates/types';
 import type { TabInfo } from '../mcp-server/browser-port';
 import type { CallMeta, ToolServer } from '../mcp-server/mcp-core';
-import { ToolRegistry, type RegisteredTool, type ToolListing } from '../mcp-server/registry';
+import { ToolRegistry, type ToolListing } from '../mcp-server/registry';
+import type { ToolSpec } from '../mcp-server/tool-spec';
 import { ResponseBuilder, errorResult, type CallToolResult } from '../mcp-server/response';
 import { createConnectorContext, signInUrl, type ConnectorTabPort } from './context';
 import { AuthExpiredError, ConnectorError, renderData, type Connector, type ConnectorTool } from './sdk';
 
-interface Registered extends RegisteredTool {
+interface Registered extends ToolSpec {
   tool: ConnectorTool;
+}
+
+/** `list_my_tickets` → `List my tickets`. */
+function titleFromName(name: string): string {
+  const words = name.replace(/[_-]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * The one place a connector tool becomes a tool spec: `destructive` is a write, and every
+ * connector tool works on its connector's site, which the gates check like a tab.
+ */
+export function connectorToolSpec(name: string, tool: ConnectorTool): Registered {
+  return {
+    name,
+    title: tool.title ?? titleFromName(name),
+    description: tool.description,
+    input: tool.input,
+    effect: tool.destructive ? 'write' : 'read',
+    scope: 'site',
+    tool,
+  };
 }
 
 export interface ConnectorServerOptions {
@@ -58,13 +81,7 @@ export class ConnectorToolServer implements ToolServer {
     if (this.#built?.connector !== connector) {
       const registry = new ToolRegistry(
         connector.id,
-        Object.entries(connector.tools).map(([name, tool]) => ({
-          name,
-          description: tool.description,
-          input: tool.input,
-          write: tool.destructive,
-          tool,
-        })),
+        Object.entries(connector.tools).map(([name, tool]) => connectorToolSpec(name, tool)),
       );
       this.#built = { connector, registry };
     }
@@ -111,7 +128,7 @@ export class ConnectorToolServer implements ToolServer {
       {
         agentName: o.agentName(),
         server: connector.id,
-        tool: { name: entry.name, input: entry.input, write: entry.write, needsPage: true },
+        tool: entry,
         rawArgs,
         signal: meta.signal,
         ...(o.exposed ? { exposed: o.exposed } : {}),

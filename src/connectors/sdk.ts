@@ -66,6 +66,8 @@ export interface ConnectorResult {
 }
 
 export interface ConnectorTool<Input extends z.ZodObject = z.ZodObject> {
+  /** A short human title; derived from the tool's name when omitted. */
+  title?: string;
   description: string;
   /** `.describe()` on every field: the agent reads these. */
   input: Input;

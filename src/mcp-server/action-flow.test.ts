@@ -6,7 +6,7 @@ import { NavigationTracker } from './navigation-tracker';
 import { PageGuard } from './page-guard';
 import { ResponseBuilder } from './response';
 import { MemoryRefCounters, SnapshotService } from './snapshot-service';
-import type { ToolContext } from './tool';
+import type { PageToolContext } from './tool';
 
 const TAB: TabInfo = { id: 7, windowId: 1, url: 'http://127.0.0.1/a', title: 'A', active: true, loading: false };
 
@@ -60,16 +60,18 @@ function fakeContext(options: {
     },
   } as unknown as BrowserPort;
   const snapshots = new SnapshotService(new MemoryRefCounters());
-  const ctx: ToolContext = {
+  const guard = new PageGuard(page as never, async (url) => options.refused?.(url));
+  const ctx: PageToolContext = {
     signal: options.signal ?? new AbortController().signal,
     tab: TAB,
     windowId: 1,
     browser,
-    page: new PageGuard(page as never, async (url) => options.refused?.(url)),
+    page: guard,
+    readPage: (tab) => snapshots.capture(guard, tab),
     snapshots,
     checkDestination: async (url) => options.refused?.(url),
     isTabVisible: async () => true,
-  } as ToolContext;
+  } as PageToolContext;
   return { ctx, sent, snapshots };
 }
 

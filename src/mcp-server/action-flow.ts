@@ -10,12 +10,9 @@ import { parseRef } from '../page/refs';
 import type { ActionReply, ElementTarget, PageCommand } from '../page/protocol';
 import { PageCommandError, type NavigationWatch, type TabInfo } from './browser-port';
 import type { ResponseBuilder } from './response';
-import { diffSnapshots, formatDiff } from './snapshot-diff';
-import { DEFAULT_MAX_CHARS, formatSnapshot } from './snapshot-format';
 import type { Snapshot } from './snapshot-service';
-import type { ToolContext } from './tool';
-import { isRefusal, REFUSED_REPLY } from './page-guard';
-import { captureTab, originOf } from './tools/page-read';
+import type { PageToolContext, ToolContext } from './tool';
+import { REFUSED_REPLY } from './page-guard';
 
 /** Page actions this flow runs; `actionId` is filled in here. */
 type ActionCommand = Extract<
@@ -65,10 +62,10 @@ export function elementTarget(
  * How an element is named when the page could not say (it navigated before answering): its line in
  * the last snapshot (`link "Second page" [ref=e3]`), or the selector.
  */
-export function targetLabel(ctx: ToolContext, args: ElementArgs): string {
+export function targetLabel(ctx: PageToolContext, args: ElementArgs): string {
   if (args.ref !== undefined) {
     const marker = `[ref=${args.ref.trim()}]`;
-    const line = ctx.tab && ctx.snapshots.last(ctx.tab.id)?.lines.find((l) => l.includes(marker));
+    const line = ctx.snapshots.last(ctx.tab.id)?.lines.find((l) => l.includes(marker));
     const head = line && /^\s*- (.*?)\s*\[ref=/.exec(line)?.[1];
     return head ? `${head} ${marker}` : marker;
   }
@@ -84,42 +81,15 @@ function settleNote(reply: z.infer<typeof ActionReply> | undefined): string {
   return ` (the page kept changing; stopped waiting after ${(reply.settled.ms / 1000).toFixed(1)} s)`;
 }
 
-/**
- * The page after an action or navigation: the diff against `before` when it is the same document
- * (unless the diff would be longer than the page), else the full snapshot. Pages on sites the gates refuse are
- * not read at all.
- */
-export async function reportPage(
+/** Reports the tab after an action through the response builder, which decides diff or page. */
+export function reportPage(
   ctx: ToolContext,
   response: ResponseBuilder,
   tab: TabInfo,
   line: string,
   before: Snapshot | undefined,
 ): Promise<void> {
-  let after: Snapshot;
-  try {
-    after = await captureTab(ctx, tab);
-  } catch (error) {
-    if (!isRefusal(error)) throw error;
-    response.text(`${line}. The tab is now on a page Tabwright may not read, so none of it is shown.`);
-    response.text(error.message);
-    return;
-  }
-  const origin = originOf(after.url);
-  const full = formatSnapshot(after, DEFAULT_MAX_CHARS);
-  if (before && before.documentId === after.documentId) {
-    const diff = diffSnapshots(before, after);
-    const text = diff && formatDiff(diff, DEFAULT_MAX_CHARS);
-    // A diff longer than the whole page reads worse than the page itself.
-    if (text && text.length <= full.length) {
-      response.text(line);
-      response.pageText(origin, text);
-      return;
-    }
-  }
-  const navigated = before && before.documentId !== after.documentId;
-  response.text(navigated ? `${line}; the page changed to ${after.url}` : line);
-  response.pageText(origin, full);
+  return response.reportPage({ readPage: (at) => ctx.readPage(at), tab, line, before });
 }
 
 async function followNavigation(ctx: ToolContext, watch: NavigationWatch | undefined, expected: boolean) {
@@ -132,12 +102,12 @@ async function followNavigation(ctx: ToolContext, watch: NavigationWatch | undef
  * bad value) propagate as `PageCommandError`s, which the server turns into error results.
  */
 export async function performAction(
-  ctx: ToolContext,
+  ctx: PageToolContext,
   response: ResponseBuilder,
   command: ActionCommand,
   options: { frameId?: number; fallbackLine: string; deadlineMs?: number },
 ): Promise<void> {
-  const tab = ctx.tab!;
+  const tab = ctx.tab;
   const page = ctx.page;
   const frameId = options.frameId ?? 0;
   const before = ctx.snapshots.last(tab.id);

@@ -3,22 +3,15 @@
  * that is listed, so nothing is advertised without an implementation or the other way round.
  */
 import { z } from 'zod';
+import { annotationsOf, type ToolAnnotations, type ToolSpec } from './tool-spec';
 
 export interface ToolListing {
   name: string;
+  title?: string;
   description: string;
   inputSchema: Record<string, unknown>;
-  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; title?: string };
-}
-
-/** What every served tool has in common, whatever kind of server it belongs to. */
-export interface RegisteredTool {
-  /** Bare name within the server, e.g. `snapshot`. */
-  readonly name: string;
-  readonly description: string;
-  readonly input: z.ZodObject;
-  /** Writes need act mode and confirmation; reads need neither. */
-  readonly write: boolean;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Partial<ToolAnnotations>;
 }
 
 export function inputJsonSchema(input: z.ZodObject): Record<string, unknown> {
@@ -27,7 +20,7 @@ export function inputJsonSchema(input: z.ZodObject): Record<string, unknown> {
   return schema;
 }
 
-export class ToolRegistry<T extends RegisteredTool> {
+export class ToolRegistry<T extends ToolSpec> {
   readonly #tools = new Map<string, T>();
   readonly #listings = new Map<string, ToolListing>();
 
@@ -39,12 +32,14 @@ export class ToolRegistry<T extends RegisteredTool> {
     for (const tool of tools) {
       if (this.#tools.has(tool.name)) throw new Error(`Tool ${tool.name} is registered twice`);
       if (!tool.description.trim()) throw new Error(`Tool ${tool.name} has no description`);
+      if (!tool.title.trim()) throw new Error(`Tool ${tool.name} has no title`);
       this.#tools.set(tool.name, tool);
       this.#listings.set(tool.name, {
         name: `${serverName}.${tool.name}`,
+        title: tool.title,
         description: tool.description,
         inputSchema: inputJsonSchema(tool.input),
-        annotations: { readOnlyHint: !tool.write, destructiveHint: tool.write },
+        annotations: annotationsOf(tool),
       });
     }
   }

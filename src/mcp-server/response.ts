@@ -3,7 +3,22 @@
  * decides how it goes on the wire, wraps page text, sets `isError` and keeps the result under the
  * tunnel's size limits.
  */
+import type { TabInfo } from './browser-port';
+import { isRefusal } from './page-guard';
+import { describeChange } from './page-report';
+import type { Snapshot } from './snapshot-service';
+import { originOf } from './gates/origin';
 import { wrapUntrusted } from './untrusted';
+
+/** What an action reports the page with: the call's reader (bound to the gates), the tab, its own line. */
+export interface PageReportRequest {
+  readPage(tab: TabInfo): Promise<Snapshot>;
+  tab: TabInfo;
+  /** What the action did, e.g. `Clicked <button> "Save"`. */
+  line: string;
+  /** The snapshot taken before the action: a diff against it when the document is the same. */
+  before?: Snapshot | undefined;
+}
 
 export type ContentBlock = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string };
 
@@ -40,6 +55,27 @@ export class ResponseBuilder {
   structured(value: Record<string, unknown>): this {
     this.#structured = value;
     return this;
+  }
+
+  /**
+   * The page after an action or navigation, read through the gates: the diff against `before`
+   * when it is the same document, else the whole page; if the tab is now on a page the gates
+   * refuse, nothing of it — only the action line and why. Errors other than refusals propagate.
+   */
+  async reportPage({ readPage, tab, line, before }: PageReportRequest): Promise<void> {
+    let after: Snapshot;
+    try {
+      after = await readPage(tab);
+    } catch (error) {
+      if (!isRefusal(error)) throw error;
+      this.text(`${line}. The tab is now on a page Tabwright may not read, so none of it is shown.`);
+      this.text(error.message);
+      return;
+    }
+    const change = describeChange(before, after);
+    const navigated = change.kind === 'page' && change.navigatedTo !== undefined;
+    this.text(navigated ? `${line}; the page changed to ${after.url}` : line);
+    this.pageText(originOf(after.url), change.text);
   }
 
   /** A failure the model can act on: say what failed and what to do next. */

@@ -1,43 +1,48 @@
 /**
- * A browser tool is one declarative object: its name, what it is for, its zod input, whether it
- * can change the page's data, and a handler that writes to a response builder.
+ * A browser tool is its spec (tool-spec.ts) plus a handler that writes to a response builder.
+ * Page tools get a context whose tab is the one the gates checked; tab tools work on the tab set.
  */
 import type { z } from 'zod';
 import type { PagePort, TabInfo, ToolBrowser } from './browser-port';
 import type { ResponseBuilder } from './response';
-import type { SnapshotService } from './snapshot-service';
-
-/** `read` tools never change a page's data (scrolling and hovering only reveal); `write` tools may. */
-export type ToolKind = 'read' | 'write';
-
-/** `page`: acts in the target tab and needs it to be scriptable; `tabs`: works on the tab set. */
-export type ToolTarget = 'page' | 'tabs';
+import type { Snapshot, SnapshotService } from './snapshot-service';
+import type { ToolSpec } from './tool-spec';
 
 export interface ToolContext {
   readonly signal: AbortSignal;
-  /** The tab the call acts on (the active tab of the panel's window), checked by the gates. */
-  readonly tab: TabInfo | undefined;
   readonly windowId: number;
   /** Tabs and windows; the page itself only through `page`. */
   readonly browser: ToolBrowser;
   /** Page commands, reaching only documents the gates allow (see page-guard.ts). */
   readonly page: PagePort;
   readonly snapshots: SnapshotService;
+  /** Takes a snapshot of a tab through `page` (so through the gates); it becomes the tab's latest unless limited by `selector`. */
+  readPage(tab: TabInfo, options?: { selector?: string }): Promise<Snapshot>;
   /** Asks the origin gate about a destination; returns the refusal text, or undefined when allowed. */
   checkDestination(url: string): Promise<string | undefined>;
   /** Whether the agent may see this tab's title and URL (the tab list hides the rest). */
   isTabVisible(url: string | undefined): Promise<boolean>;
 }
 
-export interface BrowserTool<Input extends z.ZodObject = z.ZodObject> {
-  readonly name: string;
-  readonly description: string;
-  readonly input: Input;
-  readonly kind: ToolKind;
-  readonly target: ToolTarget;
+export interface PageToolContext extends ToolContext {
+  /** The tab the call acts on (the active tab of the panel's window), checked by the gates. */
+  readonly tab: TabInfo;
+}
+
+export interface PageTool<Input extends z.ZodObject = z.ZodObject> extends ToolSpec<Input> {
+  readonly scope: 'page';
+  handle(args: z.output<Input>, ctx: PageToolContext, response: ResponseBuilder): Promise<void>;
+}
+
+export interface TabsTool<Input extends z.ZodObject = z.ZodObject> extends ToolSpec<Input> {
+  readonly scope: 'tabs';
   handle(args: z.output<Input>, ctx: ToolContext, response: ResponseBuilder): Promise<void>;
 }
 
+export type BrowserTool<Input extends z.ZodObject = z.ZodObject> = PageTool<Input> | TabsTool<Input>;
+
+export function defineTool<Input extends z.ZodObject>(tool: PageTool<Input>): PageTool<Input>;
+export function defineTool<Input extends z.ZodObject>(tool: TabsTool<Input>): TabsTool<Input>;
 export function defineTool<Input extends z.ZodObject>(tool: BrowserTool<Input>): BrowserTool<Input> {
   return tool;
 }

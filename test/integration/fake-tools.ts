@@ -1,10 +1,11 @@
 /** An instrumented MCP tool server for tunnel tests: it records every call that reached a tool. */
 import { z } from 'zod';
 import type { CallMeta, ToolServer } from '../../src/mcp-server/mcp-core';
-import { ToolRegistry, describeArgumentErrors, type RegisteredTool } from '../../src/mcp-server/registry';
+import { ToolRegistry, describeArgumentErrors } from '../../src/mcp-server/registry';
+import type { ToolSpec } from '../../src/mcp-server/tool-spec';
 import { ResponseBuilder, type CallToolResult } from '../../src/mcp-server/response';
 
-interface FakeTool extends RegisteredTool {
+interface FakeTool extends ToolSpec {
   run(args: Record<string, unknown>, meta: CallMeta): Promise<CallToolResult>;
 }
 
@@ -23,14 +24,18 @@ export class FakeToolServer implements ToolServer {
         name: 'echo',
         description: 'Echo the text back',
         input: z.object({ text: z.string().describe('What to echo') }),
-        write: false,
+        title: 'Test tool',
+        effect: 'read',
+        scope: 'tabs',
         run: async (args) => new ResponseBuilder().text(`${this.name} says ${String(args.text)}`).build(),
       },
       {
         name: 'slow',
         description: 'Wait until cancelled or the time is up',
         input: z.object({ ms: z.number().int().min(0).describe('How long to wait') }),
-        write: false,
+        title: 'Test tool',
+        effect: 'read',
+        scope: 'tabs',
         run: (args, meta) =>
           new Promise<CallToolResult>((resolve) => {
             const timer = setTimeout(() => resolve(new ResponseBuilder().text('finished').build()), Number(args.ms));
@@ -41,11 +46,13 @@ export class FakeToolServer implements ToolServer {
             });
           }),
       },
-      ...extraTools.map((name) => ({
+      ...extraTools.map((name): FakeTool => ({
         name,
         description: `Extra tool ${name}`,
         input: z.object({}),
-        write: false,
+        title: 'Test tool',
+        effect: 'read',
+        scope: 'tabs',
         run: async () => new ResponseBuilder().text(name).build(),
       })),
     ];

@@ -63,12 +63,7 @@ export const FIXTURE_SNAPSHOT = [
 export function scriptedBrowser(name = 'tabwright'): ScriptedToolServer {
   const registry = new ToolRegistry(
     name,
-    browserTools.map((tool) => ({
-      name: tool.name,
-      description: tool.description,
-      input: tool.input,
-      write: tool.kind === 'write',
-    })),
+    browserTools,
   );
   return new ScriptedToolServer(name, registry.list(), async (tool, args) => {
     const bare = tool.slice(name.length + 1);

@@ -5,6 +5,7 @@ import type { CallToolResult } from '../response';
 import { Blocklist } from './blocklist';
 import { auditUnknownTool, runGated, SessionGrants, type GatedCall, type GatedTool } from './call-gate';
 import { createGateEnvironment, type GateSources } from './environment';
+import { targetOf } from '../tool-spec';
 import { AUDIT_STRING_LIMIT, MASK } from './redact';
 import type { AuditEntry, ConfirmAnswer, ConfirmRequest } from './types';
 
@@ -21,22 +22,25 @@ const tab = (url = `${SITE}/page`, id = 1): TabInfo => ({
 const typeTool: GatedTool = {
   name: 'type',
   input: z.object({ ref: z.string().optional(), text: z.string() }),
-  write: true,
-  needsPage: true,
+  effect: 'write',
+  scope: 'page',
+  typedInto: (args) => targetOf(args as { ref?: string }),
 };
 const fillTool: GatedTool = {
   name: 'fill_form',
   input: z.object({ fields: z.array(z.object({ ref: z.string(), value: z.string() })) }),
-  write: true,
-  needsPage: true,
+  effect: 'write',
+  scope: 'page',
+  typedInto: (args) => (args.fields as Array<{ ref: string }>).flatMap(targetOf),
 };
-const readTool: GatedTool = { name: 'snapshot', input: z.object({}), write: false, needsPage: true };
-const captureTool: GatedTool = { ...readTool, name: 'screenshot', needsCapture: true };
+const readTool: GatedTool = { name: 'snapshot', input: z.object({}), effect: 'read', scope: 'page' };
+const captureTool: GatedTool = { ...readTool, name: 'screenshot', capturesScreen: true };
 const navigateTool: GatedTool = {
   name: 'navigate',
   input: z.object({ url: z.string() }),
-  write: true,
-  needsPage: true,
+  effect: 'write',
+  scope: 'page',
+  destination: async (args) => args.url as string,
 };
 
 function setup(overrides: Partial<GateSources> = {}, answers: ConfirmAnswer[] = ['once']) {
@@ -134,15 +138,11 @@ describe('runGated', () => {
 
   it('checks the destination before asking, and shows it on the card', async () => {
     const { env, audit, asked, grants } = setup();
-    const refused = call(
-      navigateTool,
-      { url: 'https://other.example/' },
-      { destination: async (a) => a.url as string },
-    );
+    const refused = call(navigateTool, { url: 'https://other.example/' });
     expect(text(await runGated(refused.gated, env, grants))).toMatch(/other.example is not an allowed site/);
     expect(asked).toEqual([]);
     expect(refused.ran).toEqual([]);
-    const { gated } = call(navigateTool, { url: `${SITE}/next` }, { destination: async (a) => a.url as string });
+    const { gated } = call(navigateTool, { url: `${SITE}/next` });
     await runGated(gated, env, grants);
     expect(asked[0]).toMatchObject({ origin: SITE, tool: 'navigate' });
     expect(audit[1]).toMatchObject({ outcome: 'ok', origin: SITE });
@@ -198,8 +198,9 @@ describe('runGated', () => {
     const switchTool: GatedTool = {
       name: 'switch_tab',
       input: z.object({ tabId: z.number() }),
-      write: true,
-      needsPage: false,
+      effect: 'write',
+      scope: 'tabs',
+      destination: async () => named,
     };
     const { env, asked, audit, grants } = setup({
       allowedSites: () => [SITE, 'https://b.example'],
@@ -209,7 +210,7 @@ describe('runGated', () => {
         return 'once';
       },
     });
-    const { gated, ran } = call(switchTool, { tabId: 7 }, { destination: async () => named });
+    const { gated, ran } = call(switchTool, { tabId: 7 });
     expect(text(await runGated(gated, env, grants))).toMatch(/moved to/);
     expect(asked[0]).toMatchObject({ origin: SITE });
     expect(audit[0]?.outcome).toBe('refused:confirmation');

@@ -5,27 +5,22 @@
  * call. A confirmation only covers what the user saw: if the page moved, the switch was pulled or
  * a setting changed while the card was up, the call is refused after all.
  */
-import type { z } from 'zod';
 import type { TabInfo } from '../browser-port';
 import { describeArgumentErrors } from '../registry';
 import { errorResult, type CallToolResult } from '../response';
-import { siteOrigin } from './origin';
-import { boundForAudit, redactArgs, scrubResult, secretValuesIn, valueTargets } from './redact';
+import { originOf, siteOrigin } from './origin';
+import type { ElementTargetArg, TabLookup, ToolSpec } from '../tool-spec';
+import { boundForAudit, redactArgs, scrubResult, secretValuesIn } from './redact';
 import { REFUSALS } from './refusals';
 import type { AuditOutcome, ConfirmRequest, GateEnvironment, GateName } from './types';
 
 export { REFUSALS } from './refusals';
 
-export interface GatedTool {
-  name: string;
-  input: z.ZodObject;
-  /** Needs act mode and confirmation (write tools and destructive connector tools). */
-  write: boolean;
-  /** Needs a scriptable tab to act on. */
-  needsPage: boolean;
-  /** Captures the screen: needs screenshots turned on and Chrome's `<all_urls>`. */
-  needsCapture?: boolean;
-}
+/** The facts of a tool the gates check, read straight from its spec. */
+export type GatedTool = Pick<ToolSpec, 'name' | 'input' | 'effect' | 'scope' | 'capturesScreen'> & {
+  destination?(args: Record<string, unknown>, tabs: TabLookup): Promise<string | undefined>;
+  typedInto?(args: Record<string, unknown>): ElementTargetArg[];
+};
 
 export interface GatedCall {
   agentName: string;
@@ -35,12 +30,12 @@ export interface GatedCall {
   signal: AbortSignal;
   /** Whether the agent is still offered this server (browser access on, server not hidden). */
   exposed?(): boolean;
-  /** The tab the call would act on (resolved only when the tool needs one). */
+  /** The tab the call would act on (resolved only for tools that work in a page or on a site). */
   resolveTab(): Promise<TabInfo | undefined>;
-  /** Where the call leads (navigate, new_tab) or the URL of the tab it names (switch_tab, close_tab). */
-  destination?(args: Record<string, unknown>): Promise<string | undefined>;
-  /** Refs/selectors among the arguments that name password fields in `tab`. */
-  secretTargets?(args: Record<string, unknown>, tab: TabInfo): Promise<ReadonlySet<string>>;
+  /** Looks up tabs named by id, for the tool's `destination`. */
+  tabs?: TabLookup;
+  /** Which of `targets` (the tool's `typedInto`) name password fields in `tab`. */
+  secretTargets?(targets: ElementTargetArg[], tab: TabInfo): Promise<ReadonlySet<string>>;
   execute(args: Record<string, unknown>, tab: TabInfo | undefined): Promise<CallToolResult>;
 }
 
@@ -64,21 +59,13 @@ export class SessionGrants {
   }
 }
 
-/** The origin of a URL for display and grants: http(s) origins as such, anything else by scheme. */
-export function originOf(url: string | undefined): string {
-  if (!url) return '';
-  const origin = siteOrigin(url);
-  if (origin) return origin;
-  try {
-    return `${new URL(url).protocol}//`;
-  } catch {
-    return '';
-  }
-}
+const targetKeys = (targets: ElementTargetArg[]): ReadonlySet<string> =>
+  new Set(targets.map((target) => ('ref' in target ? target.ref : target.selector)));
 
-function allValueTargets(args: Record<string, unknown>): ReadonlySet<string> {
-  return new Set(valueTargets(args).map((target) => ('ref' in target ? target.ref : target.selector)));
-}
+const NO_TABS: TabLookup = { getTab: async () => undefined };
+
+/** Where a call acts: in the user's tab or on a connector's site (both resolved as a tab), or on the tab set. */
+const actsInPlace = (tool: GatedTool) => tool.scope !== 'tabs';
 
 interface Checked {
   tab: TabInfo | undefined;
@@ -97,11 +84,11 @@ async function checkGates(call: GatedCall, env: GateEnvironment, destinationUrl:
   const checked: Checked = { tab: undefined, origin: '', destination: undefined };
   const refuse = (gate: GateName, text: string): Verdict => ({ refused: { gate, text }, checked });
   if (destinationUrl !== undefined) checked.destination = originOf(destinationUrl);
-  if (!call.tool.needsPage) checked.origin = checked.destination ?? '';
+  if (!actsInPlace(call.tool)) checked.origin = checked.destination ?? '';
   if (env.killed()) return refuse('kill-switch', REFUSALS.killSwitch);
   if (call.exposed && !call.exposed()) return refuse('exposure', REFUSALS.exposure);
-  if (call.tool.write && !env.actMode()) return refuse('act-mode', REFUSALS.actMode);
-  if (call.tool.needsPage) {
+  if (call.tool.effect === 'write' && !env.actMode()) return refuse('act-mode', REFUSALS.actMode);
+  if (actsInPlace(call.tool)) {
     checked.tab = await call.resolveTab();
     checked.origin = originOf(checked.tab?.url);
     if (!checked.tab || !siteOrigin(checked.tab.url)) return refuse('target', REFUSALS.noTab);
@@ -112,7 +99,7 @@ async function checkGates(call: GatedCall, env: GateEnvironment, destinationUrl:
     const refusal = await env.originRefusal(destinationUrl);
     if (refusal) return refuse('origin', refusal);
   }
-  if (call.tool.needsCapture) {
+  if (call.tool.capturesScreen) {
     const refusal = await env.captureRefusal();
     if (refusal) return refuse('screenshots', refusal);
   }
@@ -181,22 +168,24 @@ export async function runGated(call: GatedCall, env: GateEnvironment, grants: Se
   if (call.signal.aborted) return cancelled();
 
   // What the user is asked about is what the gates checked.
-  const destinationUrl = env.killed() ? undefined : await call.destination?.(args);
+  const destinationOf = () => call.tool.destination?.(args, call.tabs ?? NO_TABS);
+  const destinationUrl = env.killed() ? undefined : await destinationOf();
   const before = await checkGates(call, env, destinationUrl);
   place.origin = before.checked.origin;
   place.destination = before.checked.destination;
   const { origin, destination } = place;
   if (before.refused) return refuse(before.refused.gate, before.refused.text);
 
-  if (before.checked.tab && call.secretTargets) {
+  const typedInto = call.tool.typedInto?.(args) ?? [];
+  if (before.checked.tab && call.secretTargets && typedInto.length) {
     // When the page cannot say which fields are passwords, every typed value is treated as one.
-    const targets = await call.secretTargets(args, before.checked.tab).catch(() => allValueTargets(args));
+    const targets = await call.secretTargets(typedInto, before.checked.tab).catch(() => targetKeys(typedInto));
     shownArgs = redactArgs(call.rawArgs ?? {}, { targets, values: env.secretValues() });
     scrub = [...scrub, ...secretValuesIn(args, targets)];
   }
 
   let tab = before.checked.tab;
-  if (call.tool.write && !grants.has(call.agentName, call.server, call.tool.name, origin, destination)) {
+  if (call.tool.effect === 'write' && !grants.has(call.agentName, call.server, call.tool.name, origin, destination)) {
     const request: ConfirmRequest = {
       agentName: call.agentName,
       server: call.server,
@@ -211,7 +200,7 @@ export async function runGated(call: GatedCall, env: GateEnvironment, grants: Se
     if (answer === 'timeout') return refuse('confirmation', REFUSALS.timeout);
 
     // A tab named by id may have navigated meanwhile, so where the call leads is looked up again.
-    const after = await checkGates(call, env, await call.destination?.(args));
+    const after = await checkGates(call, env, await destinationOf());
     if (after.refused?.gate === 'target') {
       return refuse('confirmation', REFUSALS.pageMoved('a page Tabwright cannot work on'));
     }

@@ -4,9 +4,6 @@
  */
 import { REFUSALS } from './refusals';
 
-/** Tools that capture the screen. */
-export const CAPTURE_TOOLS: ReadonlySet<string> = new Set(['screenshot']);
-
 export const ALL_URLS = '<all_urls>';
 
 export function captureRefusal(screenshotsOn: boolean, allUrlsGranted: boolean): string | undefined {

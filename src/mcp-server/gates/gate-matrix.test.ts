@@ -12,9 +12,7 @@ import { MemoryRefCounters, SnapshotService } from '../snapshot-service';
 import type { BrowserTool } from '../tool';
 import { browserTools } from '../tools';
 import { Blocklist, SHIPPED_BLOCKLIST } from './blocklist';
-import { CAPTURE_TOOLS } from './capture';
 import { SessionGrants } from './call-gate';
-import { DESTINATION_RULES } from './destination';
 import { createGateEnvironment } from './environment';
 import { fakeBrowser } from './fake-browser';
 import type { AuditEntry, ConfirmAnswer, ConfirmRequest } from './types';
@@ -77,8 +75,8 @@ export function sampleArgs(tool: BrowserTool, url: string, tabId: number): Recor
 type Expected = { ran: true } | { ran: false; gate: string };
 
 function expected(tool: BrowserTool, act: boolean, site: Site, answer: ConfirmAnswer): Expected {
-  const write = tool.kind === 'write';
-  const reachesSite = tool.target === 'page' || tool.name in DESTINATION_RULES;
+  const write = tool.effect === 'write';
+  const reachesSite = tool.scope === 'page' || tool.destination !== undefined;
   if (write && !act) return { ran: false, gate: 'act-mode' };
   if (reachesSite && (site.blocked || !site.allowed)) return { ran: false, gate: 'origin' };
   if (write && answer !== 'once') return { ran: false, gate: 'confirmation' };
@@ -135,7 +133,7 @@ describe('the gate matrix', () => {
       const fields = Object.keys(inputJsonSchema(tool.input).properties ?? {});
       // A tool that takes a URL or a tab id must have its destination checked by the gate.
       if (fields.includes('url') || fields.includes('tabId'))
-        expect(DESTINATION_RULES, tool.name).toHaveProperty(tool.name);
+        expect(tool.destination, tool.name).toBeTypeOf('function');
     }
   });
 
@@ -144,13 +142,13 @@ describe('the gate matrix', () => {
       for (const site of SITES) {
         for (const answer of ANSWERS) {
           const want = expected(tool, act, site, answer);
-          const title = `${tool.name} (${tool.kind}), act mode ${act ? 'on' : 'off'}, ${site.label}, user answers ${answer} → ${want.ran ? 'runs' : `refused by ${want.gate}`}`;
+          const title = `${tool.name} (${tool.effect}), act mode ${act ? 'on' : 'off'}, ${site.label}, user answers ${answer} → ${want.ran ? 'runs' : `refused by ${want.gate}`}`;
           it(title, async () => {
             const { result, audit, asked, browser } = await runCase(tool, act, site, answer);
             expect(audit).toHaveLength(1);
             const entry = audit[0]!;
             expect(entry).toMatchObject({ agent: 'Agent', server: 'tabwright', tool: tool.name });
-            const wasAsked = tool.kind === 'write' && (want.ran || want.gate === 'confirmation');
+            const wasAsked = tool.effect === 'write' && (want.ran || want.gate === 'confirmation');
             expect(asked).toHaveLength(wasAsked ? 1 : 0);
             if (want.ran) {
               expect(['ok', 'error']).toContain(entry.outcome);
@@ -161,7 +159,7 @@ describe('the gate matrix', () => {
                 expect(text.includes(site.url)).toBe(visible);
                 if (!visible) expect(text).toContain('(not allowed)');
               }
-              if (CAPTURE_TOOLS.has(tool.name)) expect(browser.effects).toContain('capture');
+              if (tool.capturesScreen) expect(browser.effects).toContain('capture');
             } else {
               expect(entry.outcome).toBe(`refused:${want.gate}`);
               expect(result.isError).toBe(true);

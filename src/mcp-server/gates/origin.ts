@@ -38,6 +38,18 @@ export function siteOrigin(url: string | undefined): string | undefined {
   }
 }
 
+/** The origin of a URL for display, grants and page-text labels: http(s) origins as such, anything else by scheme. */
+export function originOf(url: string | undefined): string {
+  if (!url) return '';
+  const origin = siteOrigin(url);
+  if (origin) return origin;
+  try {
+    return `${new URL(url).protocol}//`;
+  } catch {
+    return '';
+  }
+}
+
 export function originRefusal(url: string | undefined, facts: OriginFacts): string | undefined {
   const origin = siteOrigin(url);
   if (!origin) return 'Refused: Tabwright only works on http(s) pages.';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MASK, boundForAudit, redactArgs, scrubResult, secretValuesIn, valueTargets } from './redact';
+import { MASK, boundForAudit, redactArgs, scrubResult, secretValuesIn } from './redact';
 
 describe('redaction', () => {
   const args = {
@@ -10,12 +10,6 @@ describe('redaction', () => {
     ],
     submit: true,
   };
-
-  it('finds the element targets that carry a value', () => {
-    expect(valueTargets(args)).toEqual([{ ref: 'e1' }, { selector: '#pw' }, { ref: 'f3e9' }]);
-    expect(valueTargets({ ref: 'e2', text: 'x' })).toEqual([{ ref: 'e2' }]);
-    expect(valueTargets({ ref: 'e2' })).toEqual([]);
-  });
 
   it('masks values aimed at password fields, by ref or selector, and nothing else', () => {
     const secret = new Set(['#pw', 'f3e9']);

@@ -16,28 +16,10 @@ export const MIN_SCRUB_LENGTH = 4;
 export const AUDIT_STRING_LIMIT = 2_000;
 const AUDIT_ARRAY_LIMIT = 200;
 
-type Target = { ref: string } | { selector: string };
-
 function targetKey(object: Record<string, unknown>): string | undefined {
   if (typeof object.ref === 'string') return object.ref;
   if (typeof object.selector === 'string') return object.selector;
   return undefined;
-}
-
-/** Element targets in the arguments that carry a value to type (`type`, `fill_form` fields…). */
-export function valueTargets(args: Record<string, unknown>): Target[] {
-  const found: Target[] = [];
-  const visit = (value: unknown) => {
-    if (Array.isArray(value)) return value.forEach(visit);
-    if (!value || typeof value !== 'object') return;
-    const object = value as Record<string, unknown>;
-    const carriesValue = typeof object.text === 'string' || typeof object.value === 'string';
-    if (carriesValue && typeof object.ref === 'string') found.push({ ref: object.ref });
-    else if (carriesValue && typeof object.selector === 'string') found.push({ selector: object.selector });
-    Object.values(object).forEach(visit);
-  };
-  visit(args);
-  return found;
 }
 
 function maskValues(text: string, values: readonly string[]): string {

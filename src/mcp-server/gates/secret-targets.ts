@@ -4,9 +4,9 @@
  * into them can be masked in the confirmation, the audit log and the result.
  */
 import type { PagePort } from '../browser-port';
-import { valueTargets } from './redact';
+import type { ElementTargetArg } from '../tool-spec';
 
-type Target = { ref: string } | { selector: string };
+type Target = ElementTargetArg;
 
 export function frameOfRef(ref: string): number {
   const match = /^f(\d+)e\d+$/.exec(ref);
@@ -16,10 +16,9 @@ export function frameOfRef(ref: string): number {
 export async function passwordTargets(
   page: PagePort,
   tabId: number,
-  args: Record<string, unknown>,
+  targets: Target[],
   signal: AbortSignal,
 ): Promise<ReadonlySet<string>> {
-  const targets = valueTargets(args);
   const secret = new Set<string>();
   if (!targets.length) return secret;
   const byFrame = new Map<number, Target[]>();

@@ -5,12 +5,13 @@ import { refArg, selectorArg } from './action-args';
 
 export const click = defineTool({
   name: 'click',
+  title: 'Click',
   description:
     'Click an element, by ref from the latest snapshot (preferred) or CSS selector. The click lands where a ' +
     'person would click; it is refused, with the reason, when the element is hidden, disabled, moving or covered ' +
     'by something else. Returns what was clicked and what changed on the page (or the new page after a navigation).',
-  kind: 'write',
-  target: 'page',
+  effect: 'write',
+  scope: 'page',
   input: z.object({
     ref: refArg,
     selector: selectorArg,

@@ -1,14 +1,17 @@
 import { z } from 'zod';
+import { namedTab } from '../tool-spec';
 import { defineTool } from '../tool';
 import { listTabs } from './tab-list';
 
 export const closeTab = defineTool({
   name: 'close_tab',
+  title: 'Close tab',
   description:
     'Close a tab by its id (from the tabs tool). Unsaved input in it is lost. Returns the tabs that remain; if the ' +
     'closed tab was the active one, the tab now in front is what the other tools act on.',
-  kind: 'write',
-  target: 'tabs',
+  effect: 'write',
+  scope: 'tabs',
+  destination: namedTab,
   input: z.object({ tabId: z.number().int().describe('Id of the tab to close, from the tabs tool') }),
   async handle(args, ctx, response) {
     const tab = await ctx.browser.getTab(args.tabId);

@@ -1,17 +1,20 @@
 import { z } from 'zod';
 import type { ElementTarget } from '../../page/protocol';
 import { elementTarget, performAction } from '../action-flow';
+import { targetOf } from '../tool-spec';
 import { defineTool } from '../tool';
 import { refArg, selectorArg } from './action-args';
 
 export const fillForm = defineTool({
   name: 'fill_form',
+  title: 'Fill form',
   description:
     'Fill several form fields in one call, in order: text for text fields, true/false for checkboxes and radio ' +
     'buttons, an option value or label for drop-downs. Every field and value is checked before the first one is ' +
     'touched. Password values never appear in any result. Set submit to submit the form afterwards.',
-  kind: 'write',
-  target: 'page',
+  effect: 'write',
+  scope: 'page',
+  typedInto: (args) => args.fields.filter((field) => typeof field.value === 'string').flatMap(targetOf),
   input: z.object({
     fields: z
       .array(

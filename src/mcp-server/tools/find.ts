@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import { DEFAULT_FIND_CONTEXT, findLines, formatFind } from '../snapshot-format';
 import { defineTool } from '../tool';
-import { captureTab, originOf } from './page-read';
+import { originOf } from './page-read';
 
 export const find = defineTool({
   name: 'find',
+  title: 'Find on page',
   description:
     'Search the page for elements by text and/or role and get the matching snapshot lines with their refs and a ' +
     'few lines around each. Use it on large pages instead of reading the whole snapshot.',
-  kind: 'read',
-  target: 'page',
+  effect: 'read',
+  scope: 'page',
   input: z.object({
     text: z.string().min(1).optional().describe('Text to look for in names, values and page text (case-insensitive)'),
     role: z
@@ -31,7 +32,7 @@ export const find = defineTool({
       return;
     }
     // A fresh snapshot, so every ref in the answer is current; it becomes the latest snapshot.
-    const taken = await captureTab(ctx, ctx.tab!);
+    const taken = await ctx.readPage(ctx.tab);
     const query = { text: args.text, role: args.role, context: args.context };
     response.pageText(originOf(taken.url), formatFind(taken, query, findLines(taken.lines, query)));
   },

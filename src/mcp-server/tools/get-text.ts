@@ -6,11 +6,12 @@ import { cutNote, originOf } from './page-read';
 
 export const getText = defineTool({
   name: 'get_text',
+  title: 'Read page text',
   description:
     'Read the visible text of the page (or of one part, by CSS selector), one line per block, hidden parts ' +
     'left out, frames included. For reading articles and messages; use snapshot to act on elements.',
-  kind: 'read',
-  target: 'page',
+  effect: 'read',
+  scope: 'page',
   input: z.object({
     selector: z.string().min(1).optional().describe('CSS selector of the part to read; the whole page when omitted'),
     maxChars: z
@@ -21,7 +22,7 @@ export const getText = defineTool({
       .describe('Character cap (default 24000); 0 for no cap'),
   }),
   async handle(args, ctx, response) {
-    const tab = ctx.tab!;
+    const tab = ctx.tab;
     const page = ctx.page;
     const command = { op: 'getText' as const, maxChars: args.maxChars };
     const top = await page.run(

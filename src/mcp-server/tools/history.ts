@@ -4,14 +4,15 @@ import { defineTool } from '../tool';
 
 export const history = defineTool({
   name: 'history',
+  title: 'Go back or forward',
   description:
     "Go back or forward one step in the current tab's history, like the browser's buttons, and wait for the " +
     'page. At either end of the history nothing happens and the result says so. Returns the snapshot.',
-  kind: 'write',
-  target: 'page',
+  effect: 'write',
+  scope: 'page',
   input: z.object({ direction: z.enum(['back', 'forward']).describe('back or forward') }),
   async handle(args, ctx, response) {
-    const tab = await ctx.browser.goHistory(ctx.tab!.id, args.direction, ctx.signal);
+    const tab = await ctx.browser.goHistory(ctx.tab.id, args.direction, ctx.signal);
     await reportNewPage(ctx, response, tab, `Went ${args.direction} to ${tab.url ?? 'the previous page'}`);
   },
 });

@@ -5,11 +5,12 @@ import { refArg, selectorArg } from './action-args';
 
 export const hover = defineTool({
   name: 'hover',
+  title: 'Hover',
   description:
     'Move the mouse over an element, to open hover menus and tooltips (menus drawn with CSS :hover included). ' +
     'Changes nothing on the page by itself. Returns what appeared or changed.',
-  kind: 'read',
-  target: 'page',
+  effect: 'read',
+  scope: 'page',
   input: z.object({ ref: refArg, selector: selectorArg }),
   async handle(args, ctx, response) {
     const at = elementTarget(args, 'element to hover over');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { reportNewPage } from '../action-flow';
+import { urlArgument } from '../tool-spec';
 import { defineTool, type ToolContext } from '../tool';
 
 /** An absolute http(s) URL, or a message saying what is wrong with it. */
@@ -36,11 +37,13 @@ export async function tabToNavigate(ctx: ToolContext) {
 
 export const navigate = defineTool({
   name: 'navigate',
+  title: 'Navigate',
   description:
     'Load a URL in the current tab and wait for it to load (bounded). Only absolute http(s) URLs on sites the ' +
     'user has allowed. Returns the snapshot of the new page.',
-  kind: 'write',
-  target: 'tabs',
+  effect: 'write',
+  scope: 'tabs',
+  destination: urlArgument,
   input: z.object({ url: z.string().min(1).max(8_192).describe('Absolute http(s) URL to load') }),
   async handle(args, ctx, response) {
     const problem = checkWebUrl(args.url);

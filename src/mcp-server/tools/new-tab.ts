@@ -1,15 +1,18 @@
 import { z } from 'zod';
 import { reportNewPage } from '../action-flow';
+import { urlArgument } from '../tool-spec';
 import { defineTool } from '../tool';
 import { checkWebUrl } from './navigate';
 
 export const newTab = defineTool({
   name: 'new_tab',
+  title: 'Open new tab',
   description:
     'Open a new tab in this window, optionally loading an http(s) URL on an allowed site. An active new tab ' +
     'becomes the tab the other tools act on. Returns the tab id, and the snapshot when it is active and has a URL.',
-  kind: 'write',
-  target: 'tabs',
+  effect: 'write',
+  scope: 'tabs',
+  destination: urlArgument,
   input: z.object({
     url: z.string().min(1).max(8_192).optional().describe('Absolute http(s) URL to load; a blank tab when omitted'),
     active: z.boolean().default(true).describe('Bring the tab to the front (default true)'),

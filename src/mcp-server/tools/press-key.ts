@@ -5,13 +5,14 @@ import { refArg, selectorArg } from './action-args';
 
 export const pressKey = defineTool({
   name: 'press_key',
+  title: 'Press key',
   description:
     'Press a key or key combination, on an element (focused first) or on whatever has focus: Enter, Escape, Tab, ' +
     'Backspace, ArrowDown, PageDown, a single character, or combinations such as Control+a or Shift+Tab. The ' +
     "browser's usual effect follows unless the page handles the key (Enter submits, Tab moves focus, Escape " +
     'closes a dialog). Returns what changed on the page.',
-  kind: 'write',
-  target: 'page',
+  effect: 'write',
+  scope: 'page',
   input: z.object({
     key: z.string().min(1).max(64).describe('Key name or combination, e.g. Enter, Escape, ArrowDown, Control+a'),
     ref: refArg,

@@ -5,12 +5,13 @@ import { cutNote, originOf } from './page-read';
 
 export const readDom = defineTool({
   name: 'read_dom',
+  title: 'Read page HTML',
   description:
     "Read the page's HTML (outerHTML of the page or of one element, by CSS selector), with open shadow roots, " +
     'script bodies left out and password values hidden. For details the snapshot does not show (attributes, ' +
     'link targets, structure).',
-  kind: 'read',
-  target: 'page',
+  effect: 'read',
+  scope: 'page',
   input: z.object({
     selector: z.string().min(1).optional().describe('CSS selector of the element to read; the whole body when omitted'),
     maxChars: z
@@ -22,7 +23,7 @@ export const readDom = defineTool({
   }),
   async handle(args, ctx, response) {
     const reply = await ctx.page.run(
-      ctx.tab!.id,
+      ctx.tab.id,
       { op: 'readDom', maxChars: args.maxChars, ...(args.selector ? { selector: args.selector } : {}) },
       { signal: ctx.signal, frameId: 0 },
     );

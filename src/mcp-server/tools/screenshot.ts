@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { ImagePart, ToolBrowser } from '../browser-port';
 import { RESULT_CAP_BYTES } from '../response';
-import { defineTool, type ToolContext } from '../tool';
+import { defineTool, type PageToolContext } from '../tool';
 
 export const QUALITY = 70;
 /** Room for the JSON envelope and the text block around the image. */
@@ -29,8 +29,8 @@ async function capture(browser: ToolBrowser, windowId: number, signal: AbortSign
   }
 }
 
-async function fullPageParts(ctx: ToolContext) {
-  const tabId = ctx.tab!.id;
+async function fullPageParts(ctx: PageToolContext) {
+  const tabId = ctx.tab.id;
   const page = ctx.page;
   const start = await page.run(tabId, { op: 'viewport' }, { signal: ctx.signal, frameId: 0 });
   const steps = Math.min(MAX_SEGMENTS, Math.max(1, Math.ceil(start.scrollHeight / start.height)));
@@ -63,11 +63,13 @@ async function fullPageParts(ctx: ToolContext) {
 
 export const screenshot = defineTool({
   name: 'screenshot',
+  title: 'Screenshot',
   description:
     'Take a JPEG picture of the current tab (the visible part, or the whole page with fullPage). Only when the ' +
     'user has turned screenshots on. Prefer snapshot for reading and acting; use this to check layout or images.',
-  kind: 'read',
-  target: 'page',
+  effect: 'read',
+  scope: 'page',
+  capturesScreen: true,
   input: z.object({
     fullPage: z.boolean().default(false).describe('The whole scrolling page instead of the visible part'),
   }),

@@ -5,12 +5,13 @@ import { refArg, selectorArg } from './action-args';
 
 export const scroll = defineTool({
   name: 'scroll',
+  title: 'Scroll',
   description:
     'Scroll the page: to the top or bottom, by an amount in a direction, or until an element is in view (ref or ' +
     'selector alone). With an element and a direction, scrolls the scrolling area that element is in. Use it to ' +
     'load more content on pages that load as you scroll. Returns the new position and what appeared.',
-  kind: 'read',
-  target: 'page',
+  effect: 'read',
+  scope: 'page',
   input: z.object({
     to: z.enum(['top', 'bottom']).optional().describe('Scroll all the way to the top or the bottom'),
     direction: z.enum(['up', 'down', 'left', 'right']).optional().describe('Scroll in this direction'),

@@ -7,11 +7,12 @@ const oneOrMany = z.union([z.string(), z.array(z.string()).min(1)]);
 
 export const selectOption = defineTool({
   name: 'select_option',
+  title: 'Select option',
   description:
     'Choose an option in a drop-down (<select>), by its value or by the label the user sees. For a multi-select, ' +
     'pass a list. An unknown option is refused with the list of valid ones. Returns what changed on the page.',
-  kind: 'write',
-  target: 'page',
+  effect: 'write',
+  scope: 'page',
   input: z.object({
     ref: refArg,
     selector: selectorArg,

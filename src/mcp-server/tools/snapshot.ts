@@ -1,17 +1,18 @@
 import { z } from 'zod';
 import { DEFAULT_MAX_CHARS, formatSnapshot } from '../snapshot-format';
 import { defineTool } from '../tool';
-import { captureTab, originOf } from './page-read';
+import { originOf } from './page-read';
 
 export const snapshot = defineTool({
   name: 'snapshot',
+  title: 'Page snapshot',
   description:
     'Read the current tab as an accessibility tree: one line per element, `- role "name"`, with a ref on each ' +
     'interactive element (use it with click, type and the other actions) and states such as [checked] or ' +
     '[expanded=false]. Frames are included. The primary way to see a page; refs stay valid until the element ' +
     'leaves the page.',
-  kind: 'read',
-  target: 'page',
+  effect: 'read',
+  scope: 'page',
   input: z.object({
     selector: z
       .string()
@@ -26,7 +27,7 @@ export const snapshot = defineTool({
       .describe('Character budget for the snapshot (default 24000); 0 for no budget'),
   }),
   async handle(args, ctx, response) {
-    const taken = await captureTab(ctx, ctx.tab!, { selector: args.selector });
+    const taken = await ctx.readPage(ctx.tab, { selector: args.selector });
     response.pageText(originOf(taken.url), formatSnapshot(taken, args.maxChars));
   },
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { reportNewPage } from '../action-flow';
 import type { TabInfo } from '../browser-port';
+import { namedTab } from '../tool-spec';
 import { defineTool, type ToolContext } from '../tool';
 
 const POLL_MS = 100;
@@ -19,11 +20,13 @@ async function whenLoaded(ctx: ToolContext, tab: TabInfo): Promise<TabInfo> {
 
 export const switchTab = defineTool({
   name: 'switch_tab',
+  title: 'Switch tab',
   description:
     'Bring a tab of this window to the front, by its id from the tabs tool; the other tools then act on it. Only ' +
     'tabs on allowed sites. Returns the snapshot of that tab.',
-  kind: 'write',
-  target: 'tabs',
+  effect: 'write',
+  scope: 'tabs',
+  destination: namedTab,
   input: z.object({ tabId: z.number().int().describe('Id of the tab, from the tabs tool') }),
   async handle(args, ctx, response) {
     const tab = await ctx.browser.getTab(args.tabId);

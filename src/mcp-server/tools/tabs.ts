@@ -4,11 +4,12 @@ import { defineTool } from '../tool';
 
 export const tabs = defineTool({
   name: 'tabs',
+  title: 'List tabs',
   description:
     'List the open tabs: id, title, URL and which is active. Tabs on sites the user has not allowed show only ' +
     '"(not allowed)". Use the id with switch_tab or close_tab.',
-  kind: 'read',
-  target: 'tabs',
+  effect: 'read',
+  scope: 'tabs',
   input: z.object({}),
   async handle(_args, ctx, response) {
     const all = await ctx.browser.listTabs();

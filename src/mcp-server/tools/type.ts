@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { elementTarget, performAction, targetLabel } from '../action-flow';
+import { targetOf } from '../tool-spec';
 import { defineTool } from '../tool';
 import { refArg, selectorArg } from './action-args';
 
@@ -7,13 +8,15 @@ export const MAX_TYPED_CHARS = 10_000;
 
 export const type = defineTool({
   name: 'type',
+  title: 'Type text',
   description:
     'Type text into a text field, textarea or rich-text editor, key by key as a person would, so the page reacts ' +
     'as it does to real typing. Date, time, colour and range inputs take their value whole (e.g. 2024-05-31). ' +
     'Replaces the current content unless clear is false. What is typed into password fields never appears in ' +
     'any result. Returns what changed on the page.',
-  kind: 'write',
-  target: 'page',
+  effect: 'write',
+  scope: 'page',
+  typedInto: (args) => targetOf(args),
   input: z.object({
     ref: refArg,
     selector: selectorArg,

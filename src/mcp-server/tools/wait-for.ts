@@ -8,9 +8,9 @@ import { z } from 'zod';
 import { reportPage } from '../action-flow';
 import { PageCommandError } from '../browser-port';
 import { formatSnapshot } from '../snapshot-format';
-import { defineTool, type ToolContext } from '../tool';
+import { defineTool, type PageToolContext } from '../tool';
 import { isRefusal } from '../page-guard';
-import { captureTab, originOf } from './page-read';
+import { originOf } from './page-read';
 
 export const DEFAULT_WAIT_MS = 5_000;
 export const MAX_WAIT_MS = 60_000;
@@ -19,18 +19,18 @@ function waitId(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-async function frameIdsToWatch(ctx: ToolContext): Promise<number[]> {
-  const children = await ctx.page.readableFrames(ctx.tab!.id);
+async function frameIdsToWatch(ctx: PageToolContext): Promise<number[]> {
+  const children = await ctx.page.readableFrames(ctx.tab.id);
   return [0, ...children.map((frame) => frame.frameId)];
 }
 
 /** True when the condition held: any frame for appearing, every frame for disappearing. */
 async function waitInFrames(
-  ctx: ToolContext,
+  ctx: PageToolContext,
   condition: { text?: string; selector?: string; gone: boolean },
   timeoutMs: number,
 ): Promise<boolean> {
-  const tabId = ctx.tab!.id;
+  const tabId = ctx.tab.id;
   const page = ctx.page;
   const id = waitId();
   const frameIds = await frameIdsToWatch(ctx);
@@ -64,11 +64,12 @@ async function waitInFrames(
 
 export const waitFor = defineTool({
   name: 'wait_for',
+  title: 'Wait for text or element',
   description:
     'Wait until some text or an element (CSS selector) appears on the page — or disappears, with gone — in any ' +
     'frame, then return the page. Use after an action whose effect takes time (loading, saving).',
-  kind: 'read',
-  target: 'page',
+  effect: 'read',
+  scope: 'page',
   input: z.object({
     text: z.string().min(1).optional().describe('Text to wait for (case-insensitive, visible text)'),
     selector: z.string().min(1).optional().describe('CSS selector of an element to wait for (visible)'),
@@ -88,7 +89,7 @@ export const waitFor = defineTool({
     }
     const what = args.text !== undefined ? `text "${args.text}"` : `an element matching ${args.selector}`;
     const started = Date.now();
-    const before = ctx.snapshots.last(ctx.tab!.id);
+    const before = ctx.snapshots.last(ctx.tab.id);
     const condition = {
       gone: args.gone,
       ...(args.text !== undefined ? { text: args.text } : { selector: args.selector }),
@@ -105,7 +106,7 @@ export const waitFor = defineTool({
     }
     const waited = Date.now() - started;
     const outcome = args.gone ? 'disappeared' : 'appeared';
-    const tab = (await ctx.browser.getTab(ctx.tab!.id)) ?? ctx.tab!;
+    const tab = (await ctx.browser.getTab(ctx.tab.id)) ?? ctx.tab;
     if (met) {
       // What changed while waiting, as a diff against the snapshot taken before (or the page, if it is new).
       await reportPage(ctx, response, tab, `Waited ${waited} ms: ${what} ${outcome}.`, before);
@@ -113,7 +114,7 @@ export const waitFor = defineTool({
     }
     const timedOut = `Timed out after ${args.timeout} ms: ${what} has not ${outcome}.`;
     try {
-      const taken = await captureTab(ctx, tab);
+      const taken = await ctx.readPage(tab);
       response.error(`${timedOut} The page now:`);
       response.pageText(originOf(taken.url), formatSnapshot(taken));
     } catch (error) {

@@ -1,0 +1,22 @@
+/**
+ * What an action's answer shows of the page afterwards: the diff against the snapshot taken before
+ * when it is the same document (unless the diff would be longer than the page), else the whole
+ * new page. The response builder calls this; nothing else decides it.
+ */
+import { diffSnapshots, formatDiff } from './snapshot-diff';
+import { DEFAULT_MAX_CHARS, formatSnapshot } from './snapshot-format';
+import type { Snapshot } from './snapshot-service';
+
+export type PageChange = { kind: 'diff'; text: string } | { kind: 'page'; text: string; navigatedTo?: string };
+
+export function describeChange(before: Snapshot | undefined, after: Snapshot): PageChange {
+  const full = formatSnapshot(after, DEFAULT_MAX_CHARS);
+  if (before && before.documentId === after.documentId) {
+    const diff = diffSnapshots(before, after);
+    const text = diff && formatDiff(diff, DEFAULT_MAX_CHARS);
+    // A diff longer than the whole page reads worse than the page itself.
+    if (text && text.length <= full.length) return { kind: 'diff', text };
+  }
+  const navigated = before !== undefined && before.documentId !== after.documentId;
+  return navigated ? { kind: 'page', text: full, navigatedTo: after.url } : { kind: 'page', text: full };
+}
