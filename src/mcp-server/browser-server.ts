@@ -6,7 +6,7 @@ import { PageCommandError, type BrowserPort, type TabInfo } from './browser-port
 import { CAPTURE_TOOLS } from './gates/capture';
 import { destinationOf } from './gates/destination';
 import { auditUnknownTool, runGated, type SessionGrants } from './gates/call-gate';
-import { passwordTargets } from './gates/secret-targets';
+import { inspectTargets } from './gates/inspect-targets';
 import type { GateEnvironment } from './gates/types';
 import type { CallMeta, ToolServer } from './mcp-core';
 import { ToolRegistry, type RegisteredTool } from './registry';
@@ -94,7 +94,7 @@ export class BrowserToolServer implements ToolServer {
         ...(o.exposed ? { exposed: o.exposed } : {}),
         resolveTab: () => o.browser.activeTab(o.windowId),
         destination: (args) => destinationOf(tool.name, args, o.browser),
-        secretTargets: (args, tab) => passwordTargets(o.browser.page, tab.id, args, meta.signal),
+        inspectTargets: (args, tab, describe) => inspectTargets(o.browser.page, tab.id, args, describe, meta.signal),
         execute: (args, tab) => this.#execute(tool, args, tab, meta.signal),
       },
       o.gates,

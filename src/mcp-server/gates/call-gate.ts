@@ -10,9 +10,10 @@ import type { TabInfo } from '../browser-port';
 import { describeArgumentErrors } from '../registry';
 import { errorResult, type CallToolResult } from '../response';
 import { siteOrigin } from './origin';
+import type { TargetReport } from './inspect-targets';
 import { boundForAudit, redactArgs, scrubResult, secretValuesIn, valueTargets } from './redact';
 import { REFUSALS } from './refusals';
-import type { AuditOutcome, ConfirmRequest, GateEnvironment, GateName } from './types';
+import type { AuditOutcome, ConfirmRequest, ConfirmTarget, GateEnvironment, GateName } from './types';
 
 export { REFUSALS } from './refusals';
 
@@ -39,8 +40,11 @@ export interface GatedCall {
   resolveTab(): Promise<TabInfo | undefined>;
   /** Where the call leads (navigate, new_tab) or the URL of the tab it names (switch_tab, close_tab). */
   destination?(args: Record<string, unknown>): Promise<string | undefined>;
-  /** Refs/selectors among the arguments that name password fields in `tab`. */
-  secretTargets?(args: Record<string, unknown>, tab: TabInfo): Promise<ReadonlySet<string>>;
+  /**
+   * Asks `tab` which element targets among the arguments are secret fields and, when `describe`
+   * (the user is about to be asked), what every target is.
+   */
+  inspectTargets?(args: Record<string, unknown>, tab: TabInfo, describe: boolean): Promise<TargetReport>;
   execute(args: Record<string, unknown>, tab: TabInfo | undefined): Promise<CallToolResult>;
 }
 
@@ -188,11 +192,15 @@ export async function runGated(call: GatedCall, env: GateEnvironment, grants: Se
   const { origin, destination } = place;
   if (before.refused) return refuse(before.refused.gate, before.refused.text);
 
-  if (before.checked.tab && call.secretTargets) {
+  let described: ConfirmTarget[] | undefined;
+  if (before.checked.tab && call.inspectTargets) {
+    const asking = call.tool.write && !grants.has(call.agentName, call.server, call.tool.name, origin, destination);
     // When the page cannot say which fields are passwords, every typed value is treated as one.
-    const targets = await call.secretTargets(args, before.checked.tab).catch(() => allValueTargets(args));
+    const report = await call.inspectTargets(args, before.checked.tab, asking).catch(() => undefined);
+    const targets = report?.secret ?? allValueTargets(args);
     shownArgs = redactArgs(call.rawArgs ?? {}, { targets, values: env.secretValues() });
     scrub = [...scrub, ...secretValuesIn(args, targets)];
+    described = report?.described;
   }
 
   let tab = before.checked.tab;
@@ -204,6 +212,8 @@ export async function runGated(call: GatedCall, env: GateEnvironment, grants: Se
       origin,
       ...(destination !== undefined && destination !== origin ? { destination } : {}),
       args: shownArgs,
+      ...(tab?.url ? { url: tab.url } : {}),
+      ...(described?.length ? { targets: described } : {}),
     };
     const answer = await env.confirm(request, call.signal);
     if (answer === 'cancelled' || call.signal.aborted) return cancelled();
