@@ -333,7 +333,7 @@ describe('runGated', () => {
     expect(asked).toHaveLength(1);
   });
 
-  it('leaves targets off the card when the page could not be asked, and still masks every typed value', async () => {
+  it('says no target was found when the page could not be asked, and still masks every typed value', async () => {
     const { env, asked, grants } = setup();
     const { gated } = call(
       typeTool,
@@ -346,7 +346,7 @@ describe('runGated', () => {
     );
     await runGated(gated, env, grants);
     expect(asked[0]?.args).toEqual({ ref: 'e9', text: MASK });
-    expect(asked[0]?.targets).toBeUndefined();
+    expect(asked[0]?.targets).toEqual([{ target: 'e9' }]);
     expect(asked[0]?.url).toBe(`${SITE}/page`);
   });
 

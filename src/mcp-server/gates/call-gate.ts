@@ -10,7 +10,7 @@ import type { TabInfo } from '../browser-port';
 import { describeArgumentErrors } from '../registry';
 import { errorResult, type CallToolResult } from '../response';
 import { siteOrigin } from './origin';
-import type { TargetReport } from './inspect-targets';
+import { elementTargets, targetKey, type TargetReport } from './inspect-targets';
 import { boundForAudit, redactArgs, scrubResult, secretValuesIn, valueTargets } from './redact';
 import { REFUSALS } from './refusals';
 import type { AuditOutcome, ConfirmRequest, ConfirmTarget, GateEnvironment, GateName } from './types';
@@ -200,7 +200,9 @@ export async function runGated(call: GatedCall, env: GateEnvironment, grants: Se
     const targets = report?.secret ?? allValueTargets(args);
     shownArgs = redactArgs(call.rawArgs ?? {}, { targets, values: env.secretValues() });
     scrub = [...scrub, ...secretValuesIn(args, targets)];
-    described = report?.described;
+    // A page that cannot be asked cannot vouch for any target: the card says none was found.
+    described =
+      report?.described ?? (asking ? elementTargets(args).map((target) => ({ target: targetKey(target) })) : []);
   }
 
   let tab = before.checked.tab;

@@ -23,7 +23,7 @@ export function frameOfRef(ref: string): number {
   return match ? Number(match[1]) : 0;
 }
 
-const keyOf = (target: Target) => ('ref' in target ? target.ref : target.selector);
+export const targetKey = (target: Target) => ('ref' in target ? target.ref : target.selector);
 
 /** Every ref or selector that names an element in the arguments (fill_form's fields included), once each. */
 export function elementTargets(args: Record<string, unknown>): Target[] {
@@ -62,7 +62,7 @@ export async function inspectTargets(
   for (const [frameId, inFrame] of byFrame) {
     const reply = await page.run(tabId, { op: 'inspectTargets', targets: inFrame }, { frameId, signal });
     inFrame.forEach((target, index) => {
-      const key = keyOf(target);
+      const key = targetKey(target);
       const seen = reply.targets[index];
       if (seen?.found && seen.secret) secret.add(key);
       described.set(
@@ -71,5 +71,5 @@ export async function inspectTargets(
       );
     });
   }
-  return { secret, described: describe ? targets.map((target) => described.get(keyOf(target))!) : [] };
+  return { secret, described: describe ? targets.map((target) => described.get(targetKey(target))!) : [] };
 }
