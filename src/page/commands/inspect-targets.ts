@@ -7,6 +7,7 @@ import { FLATTENED_ROLES, snapshotRole } from '../roles';
 import { isSecretField } from '../secret-field';
 import { snapshotName } from '../snapshot';
 
+/** Shorter than a snapshot's names: this one is read on a card. */
 const NAME_MAX = 200;
 const CONTROL_TAGS = new Set(['input', 'textarea', 'select']);
 
@@ -18,8 +19,9 @@ function describe(element: Element, pseudoInDocument: boolean) {
   const role = snapshotRole(element, element.localName, visible);
   let name = snapshotName(element, styleOf, { inDocument: pseudoInDocument, inShadowTrees: true });
   // A clickable wrapper's snapshot line is named by its text; a form control's text is never its name.
-  if (!name && !CONTROL_TAGS.has(element.localName)) name = clip(neutraliseText(element.textContent ?? ''), NAME_MAX);
-  return { role: role && !FLATTENED_ROLES.has(role) ? role : 'generic', name };
+  if (!name && !CONTROL_TAGS.has(element.localName))
+    name = neutraliseText((element.textContent ?? '').slice(0, NAME_MAX * 4));
+  return { role: role && !FLATTENED_ROLES.has(role) ? role : 'generic', name: clip(name, NAME_MAX) };
 }
 
 /**
