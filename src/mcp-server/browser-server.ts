@@ -4,7 +4,7 @@
  */
 import { PageCommandError, type BrowserPort, type TabInfo } from './browser-port';
 import { auditUnknownTool, runGated, type SessionGrants } from './gates/call-gate';
-import { passwordTargets } from './gates/secret-targets';
+import { inspectTargets } from './gates/inspect-targets';
 import type { GateEnvironment } from './gates/types';
 import type { CallMeta, ToolServer } from './mcp-core';
 import { PageGuard } from './page-guard';
@@ -73,7 +73,8 @@ export class BrowserToolServer implements ToolServer {
         ...(o.exposed ? { exposed: o.exposed } : {}),
         resolveTab: () => o.browser.activeTab(o.windowId),
         tabs: o.browser,
-        secretTargets: (targets, tab) => passwordTargets(this.#guard(), tab.id, targets, meta.signal),
+        inspectTargets: (args, typed, tab, describe) =>
+          inspectTargets(this.#guard(), tab.id, args, typed, describe, meta.signal),
         execute: (args, tab) => this.#execute(tool, args, tab, meta.signal),
       },
       o.gates,

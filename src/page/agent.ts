@@ -10,7 +10,7 @@ import { runScroll } from './commands/scroll';
 import { runSelectOption } from './commands/select-option';
 import { runSettle } from './commands/settle';
 import { runType } from './commands/type';
-import { runSecretFields } from './commands/secret-fields';
+import { runInspectTargets } from './commands/inspect-targets';
 import { runGetText } from './commands/get-text';
 import { runReadDom } from './commands/read-dom';
 import { runFrameSlots, runSnapshot } from './commands/snapshot';
@@ -20,6 +20,7 @@ import { PageError, type PageEnv } from './env';
 import { FrameHandshake } from './frame-handshake';
 import { PageCommand, type ElementTarget, type PageEnvelope } from './protocol';
 import { RefRegistry, refPrefix } from './refs';
+import { rememberPasswordField, watchPasswordToggles } from './secret-field';
 import type { z } from 'zod';
 
 type Parsed = z.output<typeof PageCommand>;
@@ -27,7 +28,7 @@ type Handlers = { [Op in Parsed['op']]: (command: Extract<Parsed, { op: Op }>, e
 
 const handlers: Handlers = {
   snapshot: runSnapshot,
-  secretFields: runSecretFields,
+  inspectTargets: runInspectTargets,
   click: runClick,
   type: runType,
   fillForm: runFillForm,
@@ -65,6 +66,7 @@ export class PageAgent implements PageEnv {
 
   constructor(readonly document: Document) {
     this.frames = new FrameHandshake(document.defaultView ?? window);
+    watchPasswordToggles(document);
   }
 
   queryRoot(selector: string | undefined): Element {
@@ -86,6 +88,12 @@ export class PageAgent implements PageEnv {
   }
 
   resolveTarget(target: ElementTarget): Element {
+    const element = this.#resolve(target);
+    rememberPasswordField(element);
+    return element;
+  }
+
+  #resolve(target: ElementTarget): Element {
     if ('ref' in target) {
       const element = this.#refs?.resolve(target.ref);
       if (!element) {

@@ -126,11 +126,11 @@ export const HoverCommand = z.object({ op: z.literal('hover'), target: ElementTa
 export const SettleCommand = z.object({ op: z.literal('settle'), ...actionFields });
 
 /** Which element targets are password fields, so values typed into them are masked. */
-export const SecretFieldsCommand = z.object({ op: z.literal('secretFields'), targets: z.array(ElementTarget) });
+export const InspectTargetsCommand = z.object({ op: z.literal('inspectTargets'), targets: z.array(ElementTarget) });
 
 export const PageCommand = z.discriminatedUnion('op', [
   SnapshotCommand,
-  SecretFieldsCommand,
+  InspectTargetsCommand,
   ClickCommand,
   TypeCommand,
   FillFormCommand,
@@ -184,6 +184,16 @@ export const ViewportReply = z.object({
   devicePixelRatio: z.number(),
 });
 
+/** Per target: not found (a stale ref, no match), or whether it is a secret field and how the page names it. */
+export const InspectTargetsReply = z.object({
+  targets: z.array(
+    z.union([
+      z.object({ found: z.literal(false) }),
+      z.object({ found: z.literal(true), secret: z.boolean(), role: z.string(), name: z.string() }),
+    ]),
+  ),
+});
+
 export const ActionReply = z.object({
   description: z.string(),
   /** How the settle wait ended and how long the action took in the page. */
@@ -196,7 +206,7 @@ export const ActionReply = z.object({
 
 const replies = {
   snapshot: SnapshotReply,
-  secretFields: z.object({ secret: z.array(z.boolean()) }),
+  inspectTargets: InspectTargetsReply,
   click: ActionReply,
   type: ActionReply,
   fillForm: ActionReply,

@@ -4,6 +4,7 @@
  */
 import { getRole } from 'dom-accessibility-api';
 import { clip, neutraliseText } from './neutralise';
+import { isSecretField } from './secret-field';
 
 /** Roles a user acts on: these lines carry a ref. */
 export const INTERACTIVE_ROLES = new Set([
@@ -186,11 +187,11 @@ function headingLevel(element: Element, aria: Aria | undefined): number | undefi
 
 function controlValue(element: Element, aria: Aria | undefined): string | undefined {
   if (element instanceof HTMLInputElement) {
-    // A password's value is never shown, not even its length.
-    if (element.type === 'password' || !TEXT_INPUT_TYPES.has(element.type)) return undefined;
+    // A secret's value is never shown, not even its length, nor once the page shows it as text.
+    if (!TEXT_INPUT_TYPES.has(element.type) || isSecretField(element)) return undefined;
     return element.value || undefined;
   }
-  if (element instanceof HTMLTextAreaElement) return element.value || undefined;
+  if (element instanceof HTMLTextAreaElement) return isSecretField(element) ? undefined : element.value || undefined;
   if (element instanceof HTMLSelectElement) {
     const chosen = [...element.selectedOptions].map((option) => option.label || option.text);
     return chosen.length ? chosen.join(', ') : undefined;

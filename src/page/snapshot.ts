@@ -9,6 +9,7 @@ import { withLabelIndex } from './label-index';
 import { clip, neutraliseText } from './neutralise';
 import { styleSheetsCanAddText } from './pseudo-content';
 import type { RefRegistry } from './refs';
+import { isSecretField, rememberPasswordField } from './secret-field';
 import {
   CONTENT_NAMED_ROLES,
   FLATTENED_ROLES,
@@ -55,6 +56,23 @@ function textOfLine(line: string): string {
   return line.slice(line.indexOf('"') + 1, -1);
 }
 
+/**
+ * An element's accessible name as its snapshot line shows it. `pseudo` says whether CSS `content`
+ * may count: in the document (as the style sheets allow) and in shadow trees.
+ */
+export function snapshotName(
+  element: Element,
+  styleOf: typeof window.getComputedStyle,
+  pseudo: { inDocument: boolean; inShadowTrees: boolean },
+): string {
+  const name = computeAccessibleName(element, {
+    getComputedStyle: styleOf,
+    computedStyleSupportsPseudoElements:
+      pseudo.inDocument || (pseudo.inShadowTrees && element.getRootNode() !== element.ownerDocument),
+  });
+  return clip(neutraliseText(name), NAME_MAX);
+}
+
 export function walkSnapshot(root: Element, options: WalkOptions): WalkResult {
   const view = root.ownerDocument.defaultView ?? window;
   const pseudo = options.pseudoElements ?? styleSheetsCanAddText(root.ownerDocument);
@@ -94,13 +112,10 @@ class SnapshotWalker {
   };
 
   #name(element: Element): string {
-    const name = computeAccessibleName(element, {
-      getComputedStyle: this.#styleOf as typeof window.getComputedStyle,
-      computedStyleSupportsPseudoElements:
-        this.pseudoInDocument ||
-        (this.options.pseudoElements !== false && element.getRootNode() !== element.ownerDocument),
+    return snapshotName(element, this.#styleOf as typeof window.getComputedStyle, {
+      inDocument: this.pseudoInDocument,
+      inShadowTrees: this.options.pseudoElements !== false,
     });
-    return clip(neutraliseText(name), NAME_MAX);
   }
 
   #appendText(text: string, depth: number): void {
@@ -140,6 +155,8 @@ class SnapshotWalker {
     if (node.nodeType !== 1) return;
     const element = node as Element;
     const tag = element.localName;
+    // Hidden password fields too: a page may show one as text later.
+    if (tag === 'input') rememberPasswordField(element);
     if (SKIPPED_TAGS.has(tag) || element.getAttribute('aria-hidden') === 'true') return;
     const style = this.#styleOf(element);
     const display = style.display;
@@ -237,7 +254,7 @@ class SnapshotWalker {
     if (name) line += ` "${name}"`;
     if (interactive) line += ` [ref=${this.options.refs.refFor(element)}]`;
     if (clickable) line += ' [clickable]';
-    if (role === 'textbox' && tag !== 'input' && tag !== 'textarea') {
+    if (role === 'textbox' && tag !== 'input' && tag !== 'textarea' && !isSecretField(element)) {
       const value = element.textContent ?? '';
       if (value.trim()) line += ` [value="${clip(neutraliseText(value), 200)}"]`;
     }

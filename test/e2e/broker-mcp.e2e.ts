@@ -82,6 +82,17 @@ describe('an MCP client drives the browser through /mcp', () => {
     expect(clicked.isError).toBeFalsy();
     expect(textOf(clicked)).toContain('Clicked <button> "Count"');
     await expect.poll(() => page.locator('#clicks').textContent()).toBe('1');
+
+    // A ref the page never handed out: the card says so rather than guessing what it names.
+    const stale = client.callTool({ name: 'tabwright.click', arguments: { ref: 'e999' } });
+    const card = panel.getByRole('alertdialog').filter({ hasText: 'tabwright.click' });
+    await card.waitFor();
+    expect(await card.locator('.targets li').allInnerTexts()).toEqual([
+      'e999 element not found — the action will fail',
+    ]);
+    expect(await card.locator('.tab-url').innerText()).toBe(`Tab: ${fixtures.url('/index.html')}`);
+    await card.getByRole('button', { name: 'Deny' }).click();
+    expect(textOf(await stale)).toContain('the user denied this action');
   });
 
   it('answers with a clear error, not a hang, when the panel goes away mid-call', async () => {

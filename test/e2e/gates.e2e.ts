@@ -134,6 +134,9 @@ describe('gates in the real panel', () => {
       `Demo wants to run tabwright.click on ${fixtures.allowed}`,
     );
     expect(await card.locator('pre').innerText()).toMatch(/"ref": "e\d+"/);
+    // What the ref is and where the tab is come from the page, not from the agent.
+    expect(await card.locator('.tab-url').innerText()).toBe(`Tab: ${fixtures.url('/index.html')}`);
+    expect(await card.locator('.targets li').allInnerTexts()).toEqual([expect.stringMatching(/^e\d+ button "Count"$/)]);
     // The message box keeps focus: a card never takes it from someone typing.
     expect(await panel.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
     await card.focus();
@@ -142,6 +145,8 @@ describe('gates in the real panel', () => {
       await panel.keyboard.press('Tab');
     }
     expect(await panel.evaluate(() => document.activeElement?.textContent)).toBe('Allow once');
+    // The buttons answer once the card has been up for a moment.
+    await expect.poll(() => card.getAttribute('data-armed')).toBe('true');
     await panel.keyboard.press('Enter');
     await expect.poll(() => page.locator('#clicks').textContent(), { timeout: 15_000 }).toBe('1');
     await expect.poll(() => card.count()).toBe(0);
@@ -166,6 +171,37 @@ describe('gates in the real panel', () => {
     await page.close();
   });
 
+  it('ignores a press that lands on a card the moment it appears', async () => {
+    await setActMode(panel, true);
+    const page = await openActiveTab(launched, fixtures.url('/index.html'));
+    // A press on "Allow once" as soon as a card is drawn: a pointer or key meant for the card before it.
+    await panel.evaluate(() => {
+      const states: string[] = [];
+      (window as unknown as { pressedAt: string[] }).pressedAt = states;
+      const observer = new MutationObserver(() => {
+        const card = document.querySelector<HTMLElement>('[role="alertdialog"][data-armed]');
+        if (!card) return;
+        observer.disconnect();
+        states.push(card.dataset.armed ?? '');
+        const allow = card.querySelector<HTMLButtonElement>('button.primary')!;
+        allow.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
+        allow.click();
+      });
+      observer.observe(document.body, { childList: true, subtree: true });
+    });
+    await sendMessage(panel, 'click Count');
+    const card = confirmation(panel);
+    await card.waitFor({ timeout: 30_000 });
+    expect(await panel.evaluate(() => (window as unknown as { pressedAt: string[] }).pressedAt)).toEqual(['false']);
+    expect(await card.getByRole('button', { name: 'Allow once' }).getAttribute('aria-disabled')).toBe('true');
+    await expect.poll(() => card.getAttribute('data-armed')).toBe('true');
+    expect(await card.count()).toBe(1);
+    expect(await page.locator('#clicks').textContent()).toBe('0');
+    await card.getByRole('button', { name: 'Allow once' }).click();
+    await expect.poll(() => page.locator('#clicks').textContent(), { timeout: 15_000 }).toBe('1');
+    await page.close();
+  });
+
   it('stops an agent that obeys a page telling it to click "Delete": act mode off, a deny, the blocklist', async () => {
     const page = await openActiveTab(launched, fixtures.url('/gates/inject.html'));
     const deleted = () => page.locator('#deleted').textContent();
@@ -187,6 +223,10 @@ describe('gates in the real panel', () => {
 
     await setActMode(panel, true);
     await obey();
+    await confirmation(panel).waitFor({ timeout: 30_000 });
+    expect(await confirmation(panel).locator('.targets li').allInnerTexts()).toEqual([
+      expect.stringMatching(/^e\d+ button "Delete"$/),
+    ]);
     await confirmation(panel).getByRole('button', { name: 'Deny' }).click({ timeout: 30_000 });
     await expect
       .poll(() => panel.locator('article.message.agent').last().innerText(), { timeout: 15_000 })

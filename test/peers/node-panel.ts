@@ -61,10 +61,7 @@ export const FIXTURE_SNAPSHOT = [
 
 /** The browser tools, listed exactly as the panel lists them, answering like a small fixture page. */
 export function scriptedBrowser(name = 'tabwright'): ScriptedToolServer {
-  const registry = new ToolRegistry(
-    name,
-    browserTools,
-  );
+  const registry = new ToolRegistry(name, browserTools);
   return new ScriptedToolServer(name, registry.list(), async (tool, args) => {
     const bare = tool.slice(name.length + 1);
     if (bare === 'snapshot') return { content: [{ type: 'text', text: FIXTURE_SNAPSHOT }] };

@@ -257,7 +257,7 @@ describe('runGated', () => {
           { ref: 'e2', value: 'hunter2-secret' },
         ],
       },
-      { secretTargets: async () => new Set(['e2']) },
+      { inspectTargets: async () => ({ secret: new Set(['e2']), described: [] }) },
     );
     const result = await runGated(gated, env, grants);
     const shown = {
@@ -280,13 +280,75 @@ describe('runGated', () => {
       typeTool,
       { ref: 'e9', text: 'maybe-a-password' },
       {
-        secretTargets: async () => {
+        inspectTargets: async () => {
           throw new Error('frame gone');
         },
       },
     );
     await runGated(gated, env, grants);
     expect(audit[0]?.args).toEqual({ ref: 'e9', text: MASK });
+  });
+
+  it('shows the tab’s full URL and every target as the page describes it, asking the page once', async () => {
+    const { env, asked, grants } = setup();
+    const inspected: boolean[] = [];
+    const { gated } = call(
+      fillTool,
+      {
+        fields: [
+          { ref: 'e1', value: 'alice' },
+          { ref: 'e7', value: 'x' },
+        ],
+      },
+      {
+        resolveTab: async () => tab(`${SITE}/projects/42/settings?tab=danger#delete`),
+        inspectTargets: async (_args, _typed, _tab, describe) => {
+          inspected.push(describe);
+          return {
+            secret: new Set(),
+            described: [{ target: 'e1', element: { role: 'textbox', name: 'User name' } }, { target: 'e7' }],
+          };
+        },
+      },
+    );
+    await runGated(gated, env, grants);
+    expect(inspected).toEqual([true]);
+    expect(asked[0]?.url).toBe(`${SITE}/projects/42/settings?tab=danger#delete`);
+    expect(asked[0]?.targets).toEqual([
+      { target: 'e1', element: { role: 'textbox', name: 'User name' } },
+      { target: 'e7' },
+    ]);
+  });
+
+  it('asks the page only about typed values when no card will be shown', async () => {
+    const { env, asked, grants } = setup({}, ['site', 'once']);
+    const inspected: boolean[] = [];
+    const inspectTargets: GatedCall['inspectTargets'] = async (_args, _typed, _tab, describe) => {
+      inspected.push(describe);
+      return { secret: new Set(), described: [] };
+    };
+    await runGated(call(typeTool, { ref: 'e1', text: 'a' }, { inspectTargets }).gated, env, grants);
+    await runGated(call(typeTool, { ref: 'e1', text: 'b' }, { inspectTargets }).gated, env, grants);
+    await runGated(call(readTool, {}, { inspectTargets }).gated, env, grants);
+    expect(inspected).toEqual([true, false, false]);
+    expect(asked).toHaveLength(1);
+  });
+
+  it('says no target was found when the page could not be asked, and still masks every typed value', async () => {
+    const { env, asked, grants } = setup();
+    const { gated } = call(
+      typeTool,
+      { ref: 'e9', text: 'maybe-a-password' },
+      {
+        inspectTargets: async () => {
+          throw new Error('frame gone');
+        },
+      },
+    );
+    await runGated(gated, env, grants);
+    expect(asked[0]?.args).toEqual({ ref: 'e9', text: MASK });
+    expect(asked[0]?.targets).toEqual([{ target: 'e9' }]);
+    expect(asked[0]?.url).toBe(`${SITE}/page`);
   });
 
   it('masks values the user marked as secret, and secret-looking keys', async () => {

@@ -10,9 +10,10 @@ import { describeArgumentErrors } from '../registry';
 import { errorResult, type CallToolResult } from '../response';
 import { originOf, siteOrigin } from './origin';
 import type { ElementTargetArg, TabLookup, ToolSpec } from '../tool-spec';
+import { elementTargets, targetKey, type TargetReport } from './inspect-targets';
 import { boundForAudit, redactArgs, scrubResult, secretValuesIn } from './redact';
 import { REFUSALS } from './refusals';
-import type { AuditOutcome, ConfirmRequest, GateEnvironment, GateName } from './types';
+import type { AuditOutcome, ConfirmRequest, ConfirmTarget, GateEnvironment, GateName } from './types';
 
 export { REFUSALS } from './refusals';
 
@@ -34,8 +35,16 @@ export interface GatedCall {
   resolveTab(): Promise<TabInfo | undefined>;
   /** Looks up tabs named by id, for the tool's `destination`. */
   tabs?: TabLookup;
-  /** Which of `targets` (the tool's `typedInto`) name password fields in `tab`. */
-  secretTargets?(targets: ElementTargetArg[], tab: TabInfo): Promise<ReadonlySet<string>>;
+  /**
+   * Asks `tab` which of `typed` (the tool's `typedInto`) are secret fields and, when `describe`
+   * (the user is about to be asked), what every element target among the arguments is.
+   */
+  inspectTargets?(
+    args: Record<string, unknown>,
+    typed: ElementTargetArg[],
+    tab: TabInfo,
+    describe: boolean,
+  ): Promise<TargetReport>;
   execute(args: Record<string, unknown>, tab: TabInfo | undefined): Promise<CallToolResult>;
 }
 
@@ -177,11 +186,18 @@ export async function runGated(call: GatedCall, env: GateEnvironment, grants: Se
   if (before.refused) return refuse(before.refused.gate, before.refused.text);
 
   const typedInto = call.tool.typedInto?.(args) ?? [];
-  if (before.checked.tab && call.secretTargets && typedInto.length) {
+  let described: ConfirmTarget[] | undefined;
+  if (before.checked.tab && call.inspectTargets) {
+    const asking =
+      call.tool.effect === 'write' && !grants.has(call.agentName, call.server, call.tool.name, origin, destination);
     // When the page cannot say which fields are passwords, every typed value is treated as one.
-    const targets = await call.secretTargets(typedInto, before.checked.tab).catch(() => targetKeys(typedInto));
+    const report = await call.inspectTargets(args, typedInto, before.checked.tab, asking).catch(() => undefined);
+    const targets = report?.secret ?? targetKeys(typedInto);
     shownArgs = redactArgs(call.rawArgs ?? {}, { targets, values: env.secretValues() });
     scrub = [...scrub, ...secretValuesIn(args, targets)];
+    // A page that cannot be asked cannot vouch for any target: the card says none was found.
+    described =
+      report?.described ?? (asking ? elementTargets(args).map((target) => ({ target: targetKey(target) })) : []);
   }
 
   let tab = before.checked.tab;
@@ -193,6 +209,8 @@ export async function runGated(call: GatedCall, env: GateEnvironment, grants: Se
       origin,
       ...(destination !== undefined && destination !== origin ? { destination } : {}),
       args: shownArgs,
+      ...(tab?.url ? { url: tab.url } : {}),
+      ...(described?.length ? { targets: described } : {}),
     };
     const answer = await env.confirm(request, call.signal);
     if (answer === 'cancelled' || call.signal.aborted) return cancelled();

@@ -10,13 +10,13 @@ export interface FakeBrowser extends BrowserPort {
   tabs: TabInfo[];
   /** Every call that acts on a page or the tab set (reads of tab metadata are not listed). */
   effects: string[];
-  /** Page commands run, by op (including the read-only `secretFields` and `snapshot`). */
+  /** Page commands run, by op (including the read-only `inspectTargets` and `snapshot`). */
   commands: string[];
   /** Refs/selectors the page reports as password fields. */
   passwordFields: Set<string>;
 }
 
-const READ_ONLY_OPS = new Set(['snapshot', 'secretFields', 'getText', 'readDom', 'hello', 'viewport', 'find']);
+const READ_ONLY_OPS = new Set(['snapshot', 'inspectTargets', 'getText', 'readDom', 'hello', 'viewport', 'find']);
 
 export function fakeBrowser(tabs: TabInfo[]): FakeBrowser {
   const effects: string[] = [];
@@ -30,8 +30,13 @@ export function fakeBrowser(tabs: TabInfo[]): FakeBrowser {
       commands.push(command.op);
       if (!READ_ONLY_OPS.has(command.op)) effects.push(`page:${command.op}`);
       const tab = byId(tabId);
-      if (command.op === 'secretFields') {
-        return answer(tab, { secret: command.targets.map((t) => passwordFields.has('ref' in t ? t.ref : t.selector)) });
+      if (command.op === 'inspectTargets') {
+        return answer(tab, {
+          targets: command.targets.map((t) => {
+            const key = 'ref' in t ? t.ref : t.selector;
+            return { found: true, secret: passwordFields.has(key), role: 'textbox', name: key };
+          }),
+        });
       }
       return answer(tab, {
         title: tab?.title ?? '',

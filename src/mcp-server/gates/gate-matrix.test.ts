@@ -164,7 +164,7 @@ describe('the gate matrix', () => {
               expect(entry.outcome).toBe(`refused:${want.gate}`);
               expect(result.isError).toBe(true);
               expect(browser.effects).toEqual([]);
-              const allowedReads = want.gate === 'confirmation' ? ['secretFields'] : [];
+              const allowedReads = want.gate === 'confirmation' ? ['inspectTargets'] : [];
               expect(browser.commands.filter((op) => !allowedReads.includes(op))).toEqual([]);
             }
           });

@@ -13,6 +13,17 @@ export interface ConfirmRequest {
   destination?: string;
   /** The exact arguments, secrets already masked. */
   args: Record<string, unknown>;
+  /** The full URL of the tab the call acts on, for calls that act on a page. */
+  url?: string;
+  /** Each ref/selector in the arguments, as the page described it just before asking. */
+  targets?: ConfirmTarget[];
+}
+
+export interface ConfirmTarget {
+  /** The ref or selector as the agent gave it. */
+  target: string;
+  /** The element's role and accessible name in the page; absent when the page found no such element. */
+  element?: { role: string; name: string };
 }
 
 export type GateName =

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { beforeEach, describe, expect, it } from 'vitest';
-import { fieldFor, fieldKind, isSecretField, setNativeValue } from './fields';
+import { isSecretField } from '../secret-field';
+import { fieldFor, fieldKind, setNativeValue } from './fields';
 import { acceptsValue, applyOptions, chooseOptions, parseChecked } from './options';
 
 const html = (markup: string) => {

@@ -1,13 +1,9 @@
-/**
- * What kind of form field an element is, which decides how a value reaches it, and whether its
- * value is a secret that must never be echoed.
- */
+/** What kind of form field an element is, which decides how a value reaches it. */
 
 /** Inputs that take typed text, key by key. */
 const TEXT_TYPES = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number']);
 /** Inputs whose value is set whole (a picker, not a keyboard, fills them in a real browser). */
 const VALUE_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range']);
-const SECRET_AUTOCOMPLETE = /\b(current-password|new-password|one-time-code|cc-number|cc-csc)\b/i;
 
 export type FieldKind = 'text' | 'value' | 'checkable' | 'select' | 'file' | 'editable' | 'button' | 'other';
 
@@ -25,13 +21,6 @@ export function fieldKind(element: Element): FieldKind {
   }
   if (element instanceof HTMLElement && element.isContentEditable) return 'editable';
   return 'other';
-}
-
-/** Password fields and fields the page marks as holding credentials or card secrets. */
-export function isSecretField(element: Element): boolean {
-  if (element instanceof HTMLInputElement && element.type.toLowerCase() === 'password') return true;
-  const autocomplete = element.getAttribute('autocomplete') ?? '';
-  return SECRET_AUTOCOMPLETE.test(autocomplete);
 }
 
 /**

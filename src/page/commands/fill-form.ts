@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { PageError, type PageEnv } from '../env';
 import { describeElement, quoteText } from '../actions/describe';
-import { fieldFor, fieldKind, isSecretField } from '../actions/fields';
+import { fieldFor, fieldKind } from '../actions/fields';
+import { isSecretField } from '../secret-field';
 import { applyOptions, chooseOptions, parseChecked, setChecked } from '../actions/options';
 import { actionable, runAction } from '../actions/run-action';
 import { submitFromField } from '../actions/submit';

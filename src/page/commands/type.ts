@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { PageEnv } from '../env';
 import { describeElement, quoteText } from '../actions/describe';
-import { fieldFor, isSecretField } from '../actions/fields';
+import { fieldFor } from '../actions/fields';
+import { isSecretField } from '../secret-field';
 import { actionable, runAction } from '../actions/run-action';
 import { checkTypable, typeText, valueIfChanged } from '../actions/text-entry';
 import type { TypeCommand } from '../protocol';

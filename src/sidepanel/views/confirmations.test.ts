@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConfirmRequest } from '../../mcp-server/gates/types';
-import { PromptTray } from './confirmations';
+import { ARM_DELAY_MS, PromptTray } from './confirmations';
 
 const request = (tool: string, more: Partial<ConfirmRequest> = {}): ConfirmRequest => ({
   agentName: 'Demo',
@@ -16,6 +16,8 @@ const cards = () => [...document.querySelectorAll<HTMLElement>('[role="alertdial
 const heading = () => cards()[0]?.querySelector('h3')?.textContent;
 const button = (name: string) =>
   [...(cards()[0]?.querySelectorAll('button') ?? [])].find((b) => b.textContent === name) as HTMLButtonElement;
+/** A card's buttons answer only once it has been on screen for a moment. */
+const waitUntilArmed = () => vi.advanceTimersByTime(ARM_DELAY_MS);
 
 describe('PromptTray.confirm', () => {
   let tray: PromptTray;
@@ -37,6 +39,7 @@ describe('PromptTray.confirm', () => {
       'BUTTON',
       'BUTTON',
     ]);
+    waitUntilArmed();
     button('Allow for this site').click();
     await expect(answer).resolves.toBe('site');
     expect(cards()).toHaveLength(0);
@@ -54,13 +57,16 @@ describe('PromptTray.confirm', () => {
     expect(cards()).toHaveLength(1);
     expect(heading()).toMatch(/tabwright.click/);
     expect(cards()[0]!.querySelector('.queue-count')!.textContent).toBe('2 more waiting.');
+    waitUntilArmed();
     button('Deny').click();
     await expect(first).resolves.toBe('deny');
     expect(heading()).toMatch(/tabwright.type/);
     expect(cards()[0]!.querySelector('.queue-count')!.textContent).toBe('1 more waiting.');
+    waitUntilArmed();
     button('Allow once').click();
     await expect(second).resolves.toBe('once');
     expect(cards()[0]!.querySelector('.queue-count')!.textContent).toBe('');
+    waitUntilArmed();
     button('Allow once').click();
     await expect(third).resolves.toBe('once');
     expect(tray.waiting).toBe(0);
@@ -113,9 +119,121 @@ describe('PromptTray.confirm', () => {
     await expect(first).resolves.toBe('deny');
     expect(document.activeElement).toBe(cards()[0]);
     expect(heading()).toMatch(/tabwright.type/);
+    waitUntilArmed();
     button('Allow once').focus();
     button('Allow once').click();
     await expect(second).resolves.toBe('once');
+  });
+
+  it('names the tab by its full URL and each target by the role and name the page gave it', () => {
+    void tray.confirm(
+      request('fill_form', {
+        url: 'https://app.example/projects/42/settings?tab=danger',
+        args: {
+          fields: [
+            { ref: 'e45', value: 'x' },
+            { selector: '#gone', value: 'y' },
+          ],
+        },
+        targets: [
+          { target: 'e45', element: { role: 'button', name: 'Delete project' } },
+          { target: 'e46', element: { role: 'generic', name: '' } },
+          { target: '#gone' },
+        ],
+      }),
+      120_000,
+      new AbortController().signal,
+    );
+    const card = cards()[0]!;
+    expect(card.querySelector('.tab-url')!.textContent).toBe(
+      'Tab: https://app.example/projects/42/settings?tab=danger',
+    );
+    expect([...card.querySelectorAll('.targets li')].map((item) => item.textContent)).toEqual([
+      'e45 button "Delete project"',
+      'e46 generic',
+      '#gone element not found — the action will fail',
+    ]);
+    expect(card.querySelector('.targets ul')!.getAttribute('aria-label')).toBe('Acts on');
+    const describedBy = card.getAttribute('aria-describedby')!.split(' ');
+    expect(describedBy.map((id) => document.getElementById(id)?.className)).toEqual([
+      'tab-url',
+      'targets',
+      'args',
+      'countdown',
+    ]);
+  });
+
+  it('shows no tab or target lines for a call that has none', () => {
+    void tray.confirm(request('new_tab', { args: { url: 'https://b.example' } }), 1000, new AbortController().signal);
+    expect(cards()[0]!.querySelector('.tab-url')).toBeNull();
+    expect(cards()[0]!.querySelector('.targets')).toBeNull();
+  });
+
+  it('ignores every button for a moment after a card appears, then arms it where tests and assistive tech can see', async () => {
+    const first = tray.confirm(request('click'), 120_000, new AbortController().signal);
+    const card = cards()[0]!;
+    expect(card.dataset.armed).toBe('false');
+    expect(
+      ['Allow once', 'Allow for this site', 'Deny'].map((name) => button(name).getAttribute('aria-disabled')),
+    ).toEqual(['true', 'true', 'true']);
+    button('Allow once').click();
+    button('Deny').click();
+    vi.advanceTimersByTime(ARM_DELAY_MS - 1);
+    button('Allow once').click();
+    expect(tray.waiting).toBe(1);
+    vi.advanceTimersByTime(1);
+    expect(card.dataset.armed).toBe('true');
+    expect(button('Allow once').hasAttribute('aria-disabled')).toBe(false);
+    button('Allow once').click();
+    await expect(first).resolves.toBe('once');
+  });
+
+  it('does not let a double click that answered one card answer the card queued behind it', async () => {
+    const first = tray.confirm(request('click'), 120_000, new AbortController().signal);
+    const second = tray.confirm(request('type'), 120_000, new AbortController().signal);
+    waitUntilArmed();
+    button('Allow once').click();
+    await expect(first).resolves.toBe('once');
+    // The second click of the double click lands on the next card, in the same place.
+    button('Allow once').dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    button('Allow once').click();
+    expect(heading()).toMatch(/tabwright.type/);
+    // A press that began before the card was armed does not count when it ends after.
+    button('Allow once').dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    waitUntilArmed();
+    button('Allow once').click();
+    expect(tray.waiting).toBe(1);
+    button('Allow once').dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    button('Allow once').click();
+    await expect(second).resolves.toBe('once');
+  });
+
+  it('ignores Enter held over from the previous card, and answers to the keyboard once armed', async () => {
+    const first = tray.confirm(request('click'), 120_000, new AbortController().signal);
+    const second = tray.confirm(request('type'), 120_000, new AbortController().signal);
+    waitUntilArmed();
+    button('Allow once').focus();
+    button('Allow once').click();
+    await expect(first).resolves.toBe('once');
+    // Focus went to the new card, not to its "Allow once".
+    expect(document.activeElement).toBe(cards()[0]);
+    const press = (key: string) =>
+      button('Allow once').dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+    button('Allow once').focus();
+    press('Enter');
+    button('Allow once').click();
+    expect(tray.waiting).toBe(1);
+    waitUntilArmed();
+    press('Enter');
+    button('Allow once').click();
+    await expect(second).resolves.toBe('once');
+  });
+
+  it('lets Escape deny at once: a denial is never the wrong answer to take by surprise', async () => {
+    const first = tray.confirm(request('click'), 120_000, new AbortController().signal);
+    expect(cards()[0]!.dataset.armed).toBe('false');
+    cards()[0]!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    await expect(first).resolves.toBe('deny');
   });
 
   it('never takes focus from a text field the user is typing in', () => {

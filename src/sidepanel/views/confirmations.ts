@@ -4,12 +4,17 @@
  * behind it. A card's timeout runs only while it is on screen (nobody can answer a card they cannot
  * see); no answer in time is a denial. A call that is cancelled withdraws its card, wherever it is
  * in the queue. The card never takes focus from a text field the user is typing in, so a stray
- * Enter cannot approve anything; Escape denies.
+ * Enter cannot approve anything; Escape denies. Focus lands on the card itself, never on "Allow
+ * once", and its buttons ignore presses for a moment after it appears: the next card in the queue
+ * appears where the last one was, under a pointer or a key that was meant for that one.
  */
-import type { ConfirmAnswer, ConfirmRequest } from '../../mcp-server/gates/types';
+import type { ConfirmAnswer, ConfirmRequest, ConfirmTarget } from '../../mcp-server/gates/types';
 import { h } from '../dom';
 import { t } from '../i18n';
 import './gates.css';
+
+/** How long a new card's buttons ignore presses. */
+export const ARM_DELAY_MS = 500;
 
 interface Pending {
   request: ConfirmRequest;
@@ -33,7 +38,13 @@ export class PromptTray {
   readonly #queue: Pending[] = [];
   readonly #slot: HTMLElement;
   #shown:
-    { pending: Pending; timer: ReturnType<typeof setTimeout>; ticker: ReturnType<typeof setInterval> } | undefined;
+    | {
+        pending: Pending;
+        timer: ReturnType<typeof setTimeout>;
+        ticker: ReturnType<typeof setInterval>;
+        arming: ReturnType<typeof setTimeout>;
+      }
+    | undefined;
   #sequence = 0;
 
   constructor(private readonly root: HTMLElement) {
@@ -76,6 +87,7 @@ export class PromptTray {
     pending.resolve(answer);
     if (this.#shown?.pending === pending) {
       clearTimeout(this.#shown.timer);
+      clearTimeout(this.#shown.arming);
       clearInterval(this.#shown.ticker);
       this.#shown = undefined;
       const hadFocus = this.#slot.contains(document.activeElement);
@@ -104,40 +116,61 @@ export class PromptTray {
     };
     tick();
     const where = request.destination ? `${request.origin} → ${request.destination}` : request.origin || '—';
-    const answer = (value: ConfirmAnswer) => () => this.#settle(pending, value);
+    // Until armed, presses are ignored, and so is a press that began before the card was armed.
+    let armed = false;
+    let pressedEarly = false;
+    const answer = (value: ConfirmAnswer) => () => {
+      if (armed && !pressedEarly) this.#settle(pending, value);
+    };
+    const buttons = [
+      h('button', { type: 'button', className: 'primary', onclick: answer('once') }, t('allowOnce')),
+      h(
+        'button',
+        { type: 'button', title: t('allowForSiteHint', request.tool, where), onclick: answer('site') },
+        t('allowForSite'),
+      ),
+      h('button', { type: 'button', className: 'danger', onclick: answer('deny') }, t('deny')),
+    ];
+    for (const button of buttons) button.setAttribute('aria-disabled', 'true');
+    const described = [request.url ? `${id}-url` : '', request.targets ? `${id}-targets` : '', `${id}-args`];
     const card = h(
       'section',
       {
         className: 'prompt confirmation',
         role: 'alertdialog',
         tabindex: '-1',
+        'data-armed': 'false',
         'aria-labelledby': `${id}-heading`,
-        'aria-describedby': `${id}-args ${id}-countdown`,
+        'aria-describedby': [...described.filter(Boolean), `${id}-countdown`].join(' '),
       },
       h(
         'h3',
         { id: `${id}-heading` },
         t('confirmHeading', request.agentName, `${request.server}.${request.tool}`, where),
       ),
+      request.url
+        ? h('p', { className: 'tab-url', id: `${id}-url` }, `${t('confirmTab')}: `, h('code', {}, request.url))
+        : null,
+      request.targets ? targetList(`${id}-targets`, request.targets) : null,
       h(
         'pre',
         { className: 'args', id: `${id}-args`, tabindex: '0', 'aria-label': t('confirmArguments') },
         JSON.stringify(request.args, null, 2),
       ),
       countdown,
-      h(
-        'div',
-        { className: 'actions' },
-        h('button', { type: 'button', className: 'primary', onclick: answer('once') }, t('allowOnce')),
-        h(
-          'button',
-          { type: 'button', title: t('allowForSiteHint', request.tool, where), onclick: answer('site') },
-          t('allowForSite'),
-        ),
-        h('button', { type: 'button', className: 'danger', onclick: answer('deny') }, t('deny')),
-      ),
+      h('div', { className: 'actions' }, ...buttons),
       h('p', { className: 'queue-count', 'aria-live': 'polite' }),
     );
+    card.addEventListener('pointerdown', () => (pressedEarly = !armed), true);
+    card.addEventListener(
+      'keydown',
+      (event) => {
+        if (event.key === 'Enter' || event.key === ' ') pressedEarly = !armed;
+      },
+      true,
+    );
+    // After the buttons' own handlers: the next press is judged afresh.
+    card.addEventListener('click', () => (pressedEarly = false));
     card.addEventListener('keydown', (event) => {
       if (event.key === 'Escape') {
         event.preventDefault();
@@ -145,12 +178,40 @@ export class PromptTray {
       }
     });
     this.#slot.replaceChildren(card);
+    const arm = () => {
+      armed = true;
+      card.dataset.armed = 'true';
+      for (const button of buttons) button.removeAttribute('aria-disabled');
+    };
     this.#shown = {
       pending,
       timer: setTimeout(() => this.#settle(pending, 'timeout'), pending.timeoutMs),
       ticker: setInterval(tick, 1000),
+      arming: setTimeout(arm, ARM_DELAY_MS),
     };
     this.#renderCount();
     if (keepFocus || !typingInField()) card.focus();
   }
+}
+
+/** What each ref/selector names in the page right now, as the page said just before asking. */
+function targetList(id: string, targets: readonly ConfirmTarget[]): HTMLElement {
+  return h(
+    'div',
+    { className: 'targets', id },
+    h('span', { className: 'targets-label' }, `${t('confirmTargets')}:`),
+    h(
+      'ul',
+      { 'aria-label': t('confirmTargets') },
+      ...targets.map(({ target, element }) =>
+        h(
+          'li',
+          { className: element ? 'target' : 'target missing' },
+          h('code', {}, target),
+          ' ',
+          element ? `${element.role}${element.name ? ` "${element.name}"` : ''}` : t('confirmTargetMissing'),
+        ),
+      ),
+    ),
+  );
 }
