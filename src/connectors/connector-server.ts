@@ -8,7 +8,7 @@ import { runGated, type SessionGrants } from '../mcp-server/gates/call-gate';
 import type { GateEnvironment } from '../mcp-server/gates/types';
 import type { TabInfo } from '../mcp-server/browser-port';
 import type { CallMeta, ToolServer } from '../mcp-server/mcp-core';
-import { ToolRegistry, type ToolListing } from '../mcp-server/registry';
+import { describeArgumentErrors, ToolRegistry, type ToolListing } from '../mcp-server/registry';
 import type { ToolSpec } from '../mcp-server/tool-spec';
 import { ResponseBuilder, errorResult, type CallToolResult } from '../mcp-server/response';
 import { createConnectorContext, signInUrl, type ConnectorTabPort } from './context';
@@ -34,6 +34,7 @@ export function connectorToolSpec(name: string, tool: ConnectorTool): Registered
     title: tool.title ?? titleFromName(name),
     description: tool.description,
     input: tool.input,
+    ...(tool.output ? { output: tool.output } : {}),
     effect: tool.destructive ? 'write' : 'read',
     scope: 'site',
     tool,
@@ -173,6 +174,15 @@ export class ConnectorToolServer implements ToolServer {
     });
     try {
       const result = await tool.run(args, ctx);
+      const shape = tool.output?.safeParse(result.data);
+      if (shape && !shape.success) {
+        // The listing promised this shape; an answer that breaks the promise is a connector bug, not data.
+        this.o.log(connector, `answer did not match its output schema: ${describeArgumentErrors(shape.error)}`);
+        return errorResult(
+          `The ${connector.name} connector read the page but its answer did not have the declared shape ` +
+            `(${describeArgumentErrors(shape.error)}). The site may have changed; tell the user.`,
+        );
+      }
       this.o.onWorked(connector);
       return new ResponseBuilder()
         .structured(result.data)

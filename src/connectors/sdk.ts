@@ -71,6 +71,11 @@ export interface ConnectorTool<Input extends z.ZodObject = z.ZodObject> {
   description: string;
   /** `.describe()` on every field: the agent reads these. */
   input: Input;
+  /**
+   * The shape of `data` in the result, listed as the tool's MCP `outputSchema`; a result that does
+   * not match is refused rather than sent.
+   */
+  output?: z.ZodObject;
   /** Writes to the site: needs act mode and the user's confirmation. */
   destructive: boolean;
   run(args: z.output<Input>, ctx: ConnectorContext): Promise<ConnectorResult>;

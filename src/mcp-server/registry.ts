@@ -20,6 +20,12 @@ export function inputJsonSchema(input: z.ZodObject): Record<string, unknown> {
   return schema;
 }
 
+export function outputJsonSchema(output: z.ZodObject): Record<string, unknown> {
+  const schema = z.toJSONSchema(output, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete schema.$schema;
+  return schema;
+}
+
 export class ToolRegistry<T extends ToolSpec> {
   readonly #tools = new Map<string, T>();
   readonly #listings = new Map<string, ToolListing>();
@@ -39,6 +45,7 @@ export class ToolRegistry<T extends ToolSpec> {
         title: tool.title,
         description: tool.description,
         inputSchema: inputJsonSchema(tool.input),
+        ...(tool.output ? { outputSchema: outputJsonSchema(tool.output) } : {}),
         annotations: annotationsOf(tool),
       });
     }

@@ -29,6 +29,8 @@ export interface ToolSpec<Input extends z.ZodObject = z.ZodObject> {
   readonly title: string;
   readonly description: string;
   readonly input: Input;
+  /** The shape of the result's `structuredContent`, when the tool gives one (MCP `outputSchema`). */
+  readonly output?: z.ZodObject;
   readonly effect: ToolEffect;
   readonly scope: ToolScope;
   /**

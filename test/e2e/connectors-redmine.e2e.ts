@@ -20,6 +20,7 @@ import {
   type ConnectorRig,
 } from './connectors-helpers';
 import { ROOT } from './harness';
+import redmine from '../../src/connectors/builtin/redmine';
 
 const RECIPE = readFileSync(join(ROOT, 'test/fixtures/connectors/redmine-my-issues.recipe.json'), 'utf8');
 
@@ -126,6 +127,8 @@ describe('Redmine connector on a real Redmine', () => {
     const code = structuredFrom(await ask(panel, 'call redmine.list_my_issues {"status":"all"}'));
     const recipe = structuredFrom(await ask(panel, 'call myredmine.list_my_issues {"status":"*"}'));
     expect((code.issues as unknown[]).length).toBe(4);
+    // The real answer has exactly the shape the tool lists as its outputSchema.
+    expect(redmine.tools.list_my_issues!.output!.safeParse(code).success).toBe(true);
     expect(recipe.issues).toEqual(code.issues);
   });
 

@@ -1,6 +1,8 @@
 /** Keeps the built-in connectors honest: registered, described, documented and tested end to end. */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ToolRegistry } from '../../mcp-server/registry';
+import { connectorToolSpec } from '../connector-server';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineConnector } from '../sdk';
@@ -27,6 +29,18 @@ describe('built-in connectors', () => {
       it('documents every tool in docs/connectors.md', () => {
         for (const tool of Object.keys(connector.tools)) expect(docs).toContain(`\`${tool}\``);
         expect(docs).toContain(`\`${connector.id}\``);
+      });
+      it("declares the shape of every tool's answer, listed as its outputSchema, and titles every tool", () => {
+        const listings = new ToolRegistry(
+          connector.id,
+          Object.entries(connector.tools).map(([name, tool]) => connectorToolSpec(name, tool)),
+        ).list();
+        for (const [name, tool] of Object.entries(connector.tools)) {
+          expect(tool.output, `${connector.id}.${name} has no output schema`).toBeDefined();
+          const listing = listings.find((l) => l.name === `${connector.id}.${name}`)!;
+          expect(listing.outputSchema).toMatchObject({ type: 'object' });
+          expect(listing.title).toBeTruthy();
+        }
       });
       it('has an end-to-end test against the real app', () => {
         const file = join(ROOT, `test/e2e/connectors-${connector.id}.e2e.ts`);

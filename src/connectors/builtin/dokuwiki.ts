@@ -4,6 +4,7 @@
  * redirecting, so the form itself is the sign of a lost session.
  */
 import { z } from 'zod';
+import { pageNumber, pageText, pageUrl } from '../output';
 import { ConnectorError, defineConnector } from '../sdk';
 
 const PageId = z
@@ -24,6 +25,9 @@ export default defineConnector({
     read_page: {
       description: 'Read a DokuWiki page as text, with its title and when it was last changed.',
       input: z.object({ id: PageId }),
+      output: z.object({
+        page: z.object({ id: z.string(), title: pageText, text: pageText, modified: pageText, url: z.string() }),
+      }),
       destructive: false,
       async run({ id }, ctx) {
         await ctx.navigate(`doku.php?id=${encodeURIComponent(id)}`, { waitFor: 'div.page' });
@@ -43,6 +47,14 @@ export default defineConnector({
       input: z.object({
         query: z.string().trim().min(1).max(200).describe('Words to look for (DokuWiki search syntax)'),
         limit: z.number().int().min(1).max(100).default(20).describe('At most this many results'),
+      }),
+      output: z.object({
+        query: z.string(),
+        count: z.number().int(),
+        results: z.array(
+          z.object({ id: pageText, title: pageText, url: pageUrl, hits: pageNumber, snippet: pageText }),
+        ),
+        pageNameMatches: z.array(z.object({ id: pageText, url: pageUrl })),
       }),
       destructive: false,
       async run({ query, limit }, ctx) {

@@ -5,6 +5,7 @@
  * (`WHERE assigned_to=$login`) — see docs/connectors.md.
  */
 import { z } from 'zod';
+import { pageText, pageUrl } from '../output';
 import { ConnectorError, defineConnector } from '../sdk';
 
 /** Fossil's stock statuses that mean the work is done. */
@@ -37,6 +38,21 @@ export default defineConnector({
           .default('open')
           .describe('open: not yet fixed or closed; closed: Fixed, Tested or Closed; all: both'),
         limit: z.number().int().min(1).max(500).default(100).describe('At most this many tickets'),
+      }),
+      output: z.object({
+        status: z.enum(['open', 'closed', 'all']),
+        count: z.number().int(),
+        tickets: z.array(
+          z.object({
+            id: z.string(),
+            title: z.string(),
+            status: z.string(),
+            type: z.string(),
+            priority: z.string(),
+            modified: z.string(),
+            url: pageUrl,
+          }),
+        ),
       }),
       destructive: false,
       async run({ status, limit }, ctx) {
@@ -85,6 +101,22 @@ export default defineConnector({
     get_ticket: {
       description: 'Read one Fossil ticket: title, status, type, severity, priority, assignee and description.',
       input: z.object({ id: TicketId }),
+      output: z.object({
+        ticket: z.object({
+          hash: pageText,
+          title: pageText,
+          status: pageText,
+          type: pageText,
+          severity: pageText,
+          priority: pageText,
+          subsystem: pageText,
+          resolution: pageText,
+          assigned_to: pageText,
+          modified: pageText,
+          description: pageText,
+          url: z.string(),
+        }),
+      }),
       destructive: false,
       async run({ id }, ctx) {
         await ctx.navigate(`tktview/${id.toLowerCase()}`, { waitFor: '.content' });
@@ -124,6 +156,7 @@ export default defineConnector({
           .max(200)
           .describe('The wiki page name, exactly as Fossil shows it (e.g. ReleaseProcess)'),
       }),
+      output: z.object({ page: z.object({ name: z.string(), text: z.string(), url: z.string() }) }),
       destructive: false,
       async run({ name }, ctx) {
         await ctx.navigate(`wiki?name=${encodeURIComponent(name)}`, { waitFor: '.content' });

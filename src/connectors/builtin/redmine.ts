@@ -5,6 +5,7 @@
  * page's CSRF token, exactly as the page's "Edit" form would.
  */
 import { z } from 'zod';
+import { pageNumber, pageText, pageUrl } from '../output';
 import { ConnectorError, defineConnector, type ConnectorContext } from '../sdk';
 
 const IssueId = z.number().int().min(1).describe('The issue number, as in #123');
@@ -17,6 +18,9 @@ async function openIssue(ctx: ConnectorContext, id: number): Promise<void> {
   const { found } = await ctx.extractFields({ found: { selector: 'div.issue', pick: 'exists' } });
   if (!found) throw new ConnectorError(`Issue #${id} does not exist or you cannot see it.`);
 }
+
+/** A journal entry with a note, as `readNotes` reads it. */
+const Note = z.object({ author: pageText, date: pageText, note: pageText });
 
 async function readNotes(ctx: ConnectorContext) {
   return ctx.extractRows('#history .journal.has-notes', {
@@ -44,6 +48,23 @@ export default defineConnector({
       input: z.object({
         status: z.enum(['open', 'closed', 'all']).default('open').describe('Which issues: open, closed or all'),
         limit: z.number().int().min(1).max(100).default(50).describe('At most this many issues'),
+      }),
+      output: z.object({
+        status: z.enum(['open', 'closed', 'all']),
+        count: z.number().int(),
+        issues: z.array(
+          z.object({
+            id: pageNumber,
+            project: pageText,
+            tracker: pageText,
+            status: pageText,
+            priority: pageText,
+            subject: pageText,
+            assignee: pageText,
+            updated: pageText,
+            url: pageUrl,
+          }),
+        ),
       }),
       destructive: false,
       async run({ status, limit }, ctx) {
@@ -77,6 +98,20 @@ export default defineConnector({
     get_issue: {
       description: 'Read one Redmine issue: subject, status, priority, assignee, description and notes.',
       input: z.object({ id: IssueId }),
+      output: z.object({
+        issue: z.object({
+          id: z.number().int(),
+          heading: pageText,
+          subject: pageText,
+          status: pageText,
+          priority: pageText,
+          assignee: pageText,
+          author: pageText,
+          description: pageText,
+          url: z.string(),
+        }),
+        notes: z.array(Note),
+      }),
       destructive: false,
       async run({ id }, ctx) {
         await openIssue(ctx, id);
@@ -106,6 +141,7 @@ export default defineConnector({
         id: IssueId,
         note: z.string().trim().min(1).max(20_000).describe('The note text (Redmine formats it as the site is set up)'),
       }),
+      output: z.object({ id: z.number().int(), added: z.literal(true), note: Note, notes: z.number().int() }),
       destructive: true,
       async run({ id, note }, ctx) {
         await openIssue(ctx, id);
