@@ -64,11 +64,13 @@ describe('input types and web components', () => {
         ],
         [/"Dark mode"/, /^- checkbox "Dark mode" \[ref=e\d+\]$/],
         [/"Small"/, /^- radio "Small" \[ref=e\d+\]$/],
+        [/"Notify me"/, /^- checkbox "Notify me" \[ref=e\d+\]$/],
         [/"Upload avatar"/, /^- button "Upload avatar" \[ref=e\d+\]$/],
       ];
       for (const [find, expected] of lines) expect(lineOf(snapshot, find), snapshot).toMatch(expected);
       // A label that names its control is not printed again as text.
       expect(snapshot).not.toMatch(/text "Dark mode"/);
+      expect(snapshot).not.toMatch(/text "Notify me"/);
     });
 
     it('types ISO dates, times, months, weeks and colours, with input and change events', async () => {
@@ -171,7 +173,13 @@ describe('input types and web components', () => {
       expect(await page.locator('[name=dark]').isChecked()).toBe(true);
       const large = await rig.call('click', { ref: ref(/radio "Large"/) });
       expect(large.isError, textOf(large)).toBeFalsy();
+      expect(textOf(large)).toContain('(through its label)');
       expect(await page.locator('#size-l').isChecked()).toBe(true);
+      // Not rendered at all: the label alone draws it.
+      const notify = await rig.call('click', { ref: ref(/checkbox "Notify me"/) });
+      expect(notify.isError, textOf(notify)).toBeFalsy();
+      expect(await page.locator('#notify').isChecked()).toBe(true);
+      expect((await events())['notify:change']).toBe(1);
       expect(textOf(await rig.call('snapshot'))).toMatch(/checkbox "Dark mode" \[ref=e\d+\] \[checked\]/);
       const filled = await rig.call('fill_form', { fields: [{ ref: ref(/checkbox "Dark mode"/), value: false }] });
       expect(filled.isError, textOf(filled)).toBeFalsy();

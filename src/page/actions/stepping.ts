@@ -21,9 +21,13 @@ export interface StepRange {
 export type StepKey = 'up' | 'down' | 'page-up' | 'page-down' | 'home' | 'end';
 
 /** Rounds away the binary noise of adding decimal steps (0.1 + 0.2). */
-function tidy(value: number, range: StepRange): number {
-  const decimals = (n: number | undefined) => (n === undefined ? 0 : (String(n).split('.')[1]?.length ?? 0));
-  const places = Math.min(12, Math.max(decimals(range.step), decimals(range.base), decimals(range.min)));
+function tidy(value: number, range: StepRange, from: number): number {
+  const decimals = (n: number | undefined) =>
+    n === undefined || Number.isNaN(n) ? 0 : (String(n).split('.')[1]?.length ?? 0);
+  const places = Math.min(
+    12,
+    Math.max(decimals(range.step), decimals(range.base), decimals(range.min), decimals(range.max), decimals(from)),
+  );
   return Number(value.toFixed(places));
 }
 
@@ -53,13 +57,13 @@ export function steppedValue(current: number, key: StepKey, range: StepRange): n
   if (key === 'home' || key === 'end') {
     const end = key === 'home' ? range.min : range.max;
     if (end === undefined) return undefined;
-    next = clamp(end, range);
+    next = clamp(onGrid(end, range, key === 'home' ? 'up' : 'down'), range);
   } else {
     const up = key === 'up' || key === 'page-up';
     const value = Number.isNaN(current) ? 0 : current;
     // Outside the bounds, a step towards them lands on the nearest end.
-    if (up && range.min !== undefined && value < range.min) return tidy(clamp(range.min, range), range);
-    if (!up && range.max !== undefined && value > range.max) return tidy(clamp(range.max, range), range);
+    if (up && range.min !== undefined && value < range.min) return tidy(clamp(range.min, range), range, current);
+    if (!up && range.max !== undefined && value > range.max) return tidy(clamp(range.max, range), range, current);
     if (up && range.max !== undefined && value >= range.max) return undefined;
     if (!up && range.min !== undefined && value <= range.min) return undefined;
     let amount = step;
@@ -72,7 +76,7 @@ export function steppedValue(current: number, key: StepKey, range: StepRange): n
     const moved = snapped !== value && amount === step ? snapped : value + (up ? amount : -amount);
     next = clamp(onGrid(moved, range, up ? 'down' : 'up'), range);
   }
-  next = tidy(next, range);
+  next = tidy(next, range, current);
   return next === current ? undefined : next;
 }
 
