@@ -166,7 +166,7 @@ describe('input types and web components', () => {
       expect(lineOf(after, /"Volume"/)).toContain('[value="8"]');
     });
 
-    it('clicks a visually hidden checkbox, radio button and file input through their visible labels', async () => {
+    it('clicks hidden custom checkboxes and radio buttons through their labels, and shows a hidden file input', async () => {
       const dark = await rig.call('click', { ref: ref(/checkbox "Dark mode"/) });
       expect(dark.isError, textOf(dark)).toBeFalsy();
       expect(textOf(dark)).toContain('Clicked <input type=checkbox> "Dark mode" (through its label)');
