@@ -175,6 +175,11 @@ describe('input types and web components', () => {
       expect(large.isError, textOf(large)).toBeFalsy();
       expect(textOf(large)).toContain('(through its label)');
       expect(await page.locator('#size-l').isChecked()).toBe(true);
+      // The label's centre is on a link: the click goes to the label, not through the link.
+      const terms = await rig.call('click', { ref: ref(/checkbox "Terms and conditions"/) });
+      expect(terms.isError, textOf(terms)).toBeFalsy();
+      expect(await page.locator('[name=terms]').isChecked()).toBe(true);
+      expect(await page.evaluate(() => location.hash)).toBe('');
       // Not rendered at all: the label alone draws it.
       const notify = await rig.call('click', { ref: ref(/checkbox "Notify me"/) });
       expect(notify.isError, textOf(notify)).toBeFalsy();

@@ -42,3 +42,16 @@ export function labelStandIn(element: Element): HTMLLabelElement | undefined {
   for (const label of element.labels) if (isShown(label)) return label;
   return undefined;
 }
+
+const OWN_ACTIVATION = 'a[href], area[href], button, input, select, textarea, summary';
+
+/**
+ * Where the click through a label goes: what the pointer hit, unless that is a link or another
+ * control inside the label ("I accept the terms"), whose own action would replace the label's.
+ * The label itself takes the click then, as a person clicking beside the link would.
+ */
+export function pressTargetInLabel(label: HTMLLabelElement, control: Element, hit: Element): Element {
+  const own = hit.closest(OWN_ACTIVATION);
+  if (!own || own === control || !label.contains(own)) return hit;
+  return label;
+}

@@ -37,7 +37,10 @@ describe('steppedValue', () => {
   it('steps an empty number field from 0, or into its bounds when 0 is outside them', () => {
     expect(steppedValue(NaN, 'up', { step: 1, base: 0 })).toBe(1);
     expect(steppedValue(NaN, 'down', { step: 1, base: 0 })).toBe(-1);
+    // As Chromium does with real keys: the first step from empty lands on the bound either way.
     expect(steppedValue(NaN, 'up', { min: 5, max: 9, step: 1, base: 5 })).toBe(5);
+    expect(steppedValue(NaN, 'down', { min: 5, max: 9, step: 1, base: 5 })).toBe(5);
+    expect(steppedValue(NaN, 'up', { max: -3, step: 1, base: 0 })).toBe(-3);
     expect(steppedValue(12, 'down', { min: 5, max: 9, step: 1, base: 5 })).toBe(9);
   });
 

@@ -60,8 +60,15 @@ export function steppedValue(current: number, key: StepKey, range: StepRange): n
     next = clamp(onGrid(end, range, key === 'home' ? 'up' : 'down'), range);
   } else {
     const up = key === 'up' || key === 'page-up';
-    const value = Number.isNaN(current) ? 0 : current;
-    // Outside the bounds, a step towards them lands on the nearest end.
+    let value = current;
+    if (Number.isNaN(value)) {
+      // An empty field starts from 0, moved so that the step lands inside the bounds.
+      const diff = up ? step : -step;
+      value = 0;
+      if (range.min !== undefined && value < range.min - diff) value = range.min - diff;
+      if (range.max !== undefined && value > range.max - diff) value = range.max - diff;
+    }
+    // Outside the bounds, a step towards them lands on the end it moves towards.
     if (up && range.min !== undefined && value < range.min) return tidy(clamp(range.min, range), range, current);
     if (!up && range.max !== undefined && value > range.max) return tidy(clamp(range.max, range), range, current);
     if (up && range.max !== undefined && value >= range.max) return undefined;

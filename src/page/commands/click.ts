@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { PageError, type PageEnv } from '../env';
 import { describeElement } from '../actions/describe';
-import { labelStandIn } from '../actions/label-stand-in';
+import { labelStandIn, pressTargetInLabel } from '../actions/label-stand-in';
 import { clickAt } from '../actions/pointer';
 import { actionable, runAction } from '../actions/run-action';
 import type { ClickCommand } from '../protocol';
@@ -25,7 +25,8 @@ export function runClick(command: z.output<typeof ClickCommand>, env: PageEnv) {
     const label = labelStandIn(element);
     const point = await actionable(label ?? element, 'click', { enabled: true, hitTest: true }, signal);
     const described = describeElement(element);
-    clickAt(point.hit, point.x, point.y, command.button, command.double);
+    const target = label ? pressTargetInLabel(label, element, point.hit) : point.hit;
+    clickAt(target, point.x, point.y, command.button, command.double);
     const verb = command.double ? 'Double-clicked' : VERBS[command.button];
     return label ? `${verb} ${described} (through its label)` : `${verb} ${described}`;
   });
