@@ -263,4 +263,20 @@ describe('input types and web components', () => {
       );
     });
   });
+
+  describe('the hit test in shadow trees', () => {
+    it('refuses a button that its component’s own slotted text covers, and takes a hit that falls through to the host', async () => {
+      const hits = await rig.open('/actions/shadow-hits.html');
+      const shown = textOf(await rig.call('snapshot'));
+      const covered = await rig.call('click', { ref: refIn(shown, /button "Buy now"/) });
+      expect(covered.isError).toBe(true);
+      expect(textOf(covered)).toContain('covered: <promo-card> "Sold out" is on top of it');
+      const passed = await rig.call('click', { ref: refIn(shown, /button "Continue"/) });
+      expect(passed.isError, textOf(passed)).toBeFalsy();
+      expect(await hits.evaluate(() => (window as unknown as { clicks: Record<string, number> }).clicks)).toEqual({
+        buy: 0,
+        pass: 1,
+      });
+    });
+  });
 });

@@ -89,6 +89,12 @@ export function deepElementFromPoint(document: Document, x: number, y: number): 
   return hit;
 }
 
+/** What to name as covering: a slot is named by the component whose content it shows. */
+function coverOf(hit: Element): Element {
+  const root = hit.getRootNode();
+  return hit instanceof HTMLSlotElement && root instanceof ShadowRoot ? root.host : hit;
+}
+
 /** The shadow hosts an element lives in, innermost first. */
 function hostsOf(element: Element): Element[] {
   const hosts: Element[] = [];
@@ -226,7 +232,7 @@ async function attempt(element: Element, options: ActionabilityOptions, signal: 
   const hit = deepElementFromPoint(element.ownerDocument, x, y);
   if (options.hitTest) {
     if (!hit || !reaches(element, hit)) {
-      const cover = hit ? describeElement(hit) : 'nothing (it is outside the visible area)';
+      const cover = hit ? describeElement(coverOf(hit)) : 'nothing (it is outside the visible area)';
       throw new NotActionable(
         'receives-events',
         `it is covered: ${cover} is on top of it at (${x}, ${y})`,
