@@ -3,6 +3,7 @@
  * shows. Roles themselves come from dom-accessibility-api's `getRole`.
  */
 import { getRole } from 'dom-accessibility-api';
+import { inputStates, unmappedInputRole } from './input-states';
 import { clip, neutraliseText } from './neutralise';
 import { isSecretField } from './secret-field';
 
@@ -90,7 +91,7 @@ export function hasAuthorName(element: Element): boolean {
 
 /** `getRole`, adjusted where a snapshot needs more than the HTML mapping gives. */
 export function snapshotRole(element: Element, tag: string, visible: boolean): string | null {
-  let role = getRole(element);
+  let role = getRole(element) ?? unmappedInputRole(element);
   // Only the editing host is a text box: its descendants are editable too but are its content.
   if (visible && (!role || role === 'generic') && element.getAttribute('contenteditable') !== null) {
     if ((element as HTMLElement).isContentEditable) role = 'textbox';
@@ -137,7 +138,6 @@ const TEXT_INPUT_TYPES = new Set([
   'week',
   'time',
   'color',
-  'file',
   '',
 ]);
 
@@ -234,5 +234,6 @@ export function statesOf(element: Element, role: string): string {
   if (aria?.['aria-invalid'] === 'true') out.push('[invalid]');
   const value = controlValue(element, aria);
   if (value !== undefined && value !== '') out.push(`[value="${clip(neutraliseText(value), VALUE_MAX)}"]`);
+  out.push(...inputStates(element));
   return out.length ? ` ${out.join(' ')}` : '';
 }

@@ -48,6 +48,7 @@ export interface WalkOptions {
 }
 
 const NAME_MAX = 500;
+const LABEL_DRAWN_TYPES = new Set(['checkbox', 'radio', 'file']);
 const INDENTS: string[] = [];
 const indent = (depth: number) => (INDENTS[depth] ??= '  '.repeat(depth));
 
@@ -66,6 +67,8 @@ export function snapshotName(
   pseudo: { inDocument: boolean; inShadowTrees: boolean },
 ): string {
   const name = computeAccessibleName(element, {
+    // An input drawn by its label is not rendered itself; its name still comes from the label.
+    hidden: styleOf(element).display === 'none',
     getComputedStyle: styleOf,
     computedStyleSupportsPseudoElements:
       pseudo.inDocument || (pseudo.inShadowTrees && element.getRootNode() !== element.ownerDocument),
@@ -160,7 +163,12 @@ class SnapshotWalker {
     if (SKIPPED_TAGS.has(tag) || element.getAttribute('aria-hidden') === 'true') return;
     const style = this.#styleOf(element);
     const display = style.display;
-    if (display === 'none') return;
+    if (display === 'none') {
+      if (tag === 'input' && this.#drawnByLabel(element as HTMLInputElement)) {
+        this.#emit(element, snapshotRole(element, tag, true)!, depth, true, false, quiet, false);
+      }
+      return;
+    }
     const visible = style.visibility === 'visible';
     if (tag === 'br') {
       if (visible && !quiet) this.#appendText(' ', depth);
@@ -203,7 +211,22 @@ class SnapshotWalker {
   #labelsVisibleControl(label: HTMLLabelElement): boolean {
     const control = label.control;
     if (!control || hasAuthorName(control)) return false;
-    return this.#styleOf(control).display !== 'none';
+    if (this.#styleOf(control).display !== 'none') return true;
+    return control instanceof HTMLInputElement && this.#drawnByLabel(control);
+  }
+
+  /**
+   * A custom checkbox, radio button or file button: the input is not rendered and a shown label
+   * draws the control. Its line stays where the input is, named by the label, so it can be acted on.
+   */
+  #drawnByLabel(input: HTMLInputElement): boolean {
+    if (!LABEL_DRAWN_TYPES.has(input.type) || !input.labels?.length) return false;
+    for (const label of input.labels) {
+      const style = this.#styleOf(label);
+      if (style.display === 'none' || style.visibility !== 'visible') continue;
+      if ((label as Element & { checkVisibility?(): boolean }).checkVisibility?.() !== false) return true;
+    }
+    return false;
   }
 
   #emit(

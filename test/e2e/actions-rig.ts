@@ -6,7 +6,7 @@
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { extname, join, normalize } from 'node:path';
 import type { Page } from 'playwright-core';
 import { build } from 'vite';
 import { startBroker, type RunningBroker } from '../../broker/server';
@@ -37,9 +37,9 @@ export interface ActionRig {
   close(): Promise<void>;
 }
 
-/** Bundles the Preact fixture app into a temporary directory; resolves with the file's path. */
-export async function buildPreactFixture(): Promise<string> {
-  const outDir = mkdtempSync(join(tmpdir(), 'tabwright-preact-'));
+/** Bundles a fixture app's entry (and the npm packages it imports) into one script; resolves with its path. */
+export async function buildFixtureBundle(entry: string, fileName: string): Promise<string> {
+  const outDir = mkdtempSync(join(tmpdir(), 'tabwright-fixture-'));
   await build({
     configFile: false,
     logLevel: 'warn',
@@ -47,15 +47,15 @@ export async function buildPreactFixture(): Promise<string> {
       outDir,
       emptyOutDir: true,
       minify: false,
-      lib: {
-        entry: join(ROOT, 'test/fixtures/actions/preact-app/main.ts'),
-        formats: ['iife'],
-        name: 'fixtureApp',
-        fileName: () => 'preact-app.js',
-      },
+      lib: { entry: join(ROOT, entry), formats: ['iife'], name: 'fixtureApp', fileName: () => fileName },
     },
   });
-  return join(outDir, 'preact-app.js');
+  return join(outDir, fileName);
+}
+
+/** Bundles the Preact fixture app into a temporary directory; resolves with the file's path. */
+export function buildPreactFixture(): Promise<string> {
+  return buildFixtureBundle('test/fixtures/actions/preact-app/main.ts', 'preact-app.js');
 }
 
 function serveFile(path: string, file: string): Route {
@@ -64,6 +64,29 @@ function serveFile(path: string, file: string): Route {
     const { readFile } = await import('node:fs/promises');
     response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
     response.end(await readFile(file));
+    return true;
+  };
+}
+
+const SHOELACE_DIST = join(ROOT, 'node_modules/@shoelace-style/shoelace/dist');
+const ASSET_TYPES: Record<string, string> = { '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml' };
+
+/** Shoelace's theme and icons, straight from the installed package, under /shoelace/. */
+function serveShoelaceAssets(): Route {
+  return async (request, response) => {
+    const path = decodeURIComponent(new URL(request.url ?? '/', 'http://fixture').pathname);
+    if (!path.startsWith('/shoelace/')) return false;
+    const file = normalize(join(SHOELACE_DIST, path.slice('/shoelace/'.length)));
+    const type = ASSET_TYPES[extname(file)];
+    if (!file.startsWith(SHOELACE_DIST) || !type) return (response.writeHead(403).end(), true);
+    const { readFile } = await import('node:fs/promises');
+    try {
+      const body = await readFile(file);
+      response.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
+      response.end(body);
+    } catch {
+      response.writeHead(404).end();
+    }
     return true;
   };
 }
@@ -85,10 +108,14 @@ async function confirmWhile<T>(panel: Page, pending: Promise<T>): Promise<T> {
 }
 
 export async function startActionRig(
-  options: { dist?: string; preact?: boolean; routes?: Route[] } = {},
+  options: { dist?: string; preact?: boolean; shoelace?: boolean; routes?: Route[] } = {},
 ): Promise<ActionRig> {
   const routes: Route[] = [...(options.routes ?? [])];
   if (options.preact) routes.push(serveFile('/actions/preact-app.js', await buildPreactFixture()));
+  if (options.shoelace) {
+    const bundle = await buildFixtureBundle('test/fixtures/actions/shoelace-app/main.ts', 'shoelace-app.js');
+    routes.push(serveFile('/actions/shoelace-app.js', bundle), serveShoelaceAssets());
+  }
   const broker = await startBroker({ token: 'actions-token', chunkDelayMs: 0 });
   const fixtures = await startFixtureServer(routes);
   const launched = await launchWithExtension(options.dist);

@@ -49,15 +49,59 @@ export function composedContains(ancestor: Node, node: Node | null): boolean {
   return false;
 }
 
-/** `elementFromPoint` that descends into open shadow roots, as the hit test of a real click does. */
+/**
+ * The slot showing a host's own text at (x, y). A hit on text slotted into a shadow tree comes
+ * back from `elementFromPoint` as the host (the text's parent there); the slot is where it is drawn.
+ */
+function slotOfTextAt(host: Element, x: number, y: number): HTMLSlotElement | undefined {
+  let range: Range | undefined;
+  for (let child = host.firstChild; child; child = child.nextSibling) {
+    const slot = child.nodeType === 3 ? (child as Text).assignedSlot : null;
+    if (!slot) continue;
+    range ??= host.ownerDocument.createRange();
+    range.selectNodeContents(child);
+    for (const rect of range.getClientRects()) {
+      if (x >= rect.left && x <= rect.right && y >= rect.top && y <= rect.bottom) return slot;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * `elementFromPoint` that descends into open shadow roots, as the hit test of a real click does:
+ * each shadow root is asked in turn, and a hit that comes back retargeted to its host (the host's
+ * slotted text) goes on to the slot that shows the text.
+ */
 export function deepElementFromPoint(document: Document, x: number, y: number): Element | null {
   let hit = document.elementFromPoint(x, y);
-  while (hit?.shadowRoot) {
-    const inner = hit.shadowRoot.elementFromPoint(x, y);
-    if (!inner || inner === hit) break;
-    hit = inner;
+  while (hit) {
+    if (hit.shadowRoot) {
+      const inner = hit.shadowRoot.elementFromPoint(x, y);
+      if (inner && inner !== hit) {
+        hit = inner;
+        continue;
+      }
+    }
+    const slot = slotOfTextAt(hit, x, y);
+    if (!slot) break;
+    hit = slot;
   }
   return hit;
+}
+
+/** What to name as covering: a slot is named by the component whose content it shows. */
+function coverOf(hit: Element): Element {
+  const root = hit.getRootNode();
+  return hit instanceof HTMLSlotElement && root instanceof ShadowRoot ? root.host : hit;
+}
+
+/** The shadow hosts an element lives in, innermost first. */
+function hostsOf(element: Element): Element[] {
+  const hosts: Element[] = [];
+  for (let root = element.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) {
+    hosts.push(root.host);
+  }
+  return hosts;
 }
 
 function isDisabled(element: Element): boolean {
@@ -125,9 +169,15 @@ function centreInView(rect: DOMRect, view: Window): { x: number; y: number } {
   return { x: Math.round((left + right) / 2), y: Math.round((top + bottom) / 2) };
 }
 
-/** A click on a label reaches its control, so a custom checkbox drawn by its label still counts. */
+/**
+ * Whether a click on `hit` reaches the target: a hit inside it (through slots too), on a label of
+ * it (a custom checkbox drawn by its label), or on the shadow host the target lives in, which is
+ * where a hit lands when nothing inside the shadow tree claims the point (slotted text, a part
+ * that lets the pointer through). Anything else is on top of the target.
+ */
 function reaches(target: Element, hit: Element): boolean {
   if (composedContains(target, hit)) return true;
+  if (hostsOf(target).includes(hit)) return true;
   const label = hit.closest('label');
   return !!label && (label.control === target || composedContains(label, target));
 }
@@ -182,7 +232,7 @@ async function attempt(element: Element, options: ActionabilityOptions, signal: 
   const hit = deepElementFromPoint(element.ownerDocument, x, y);
   if (options.hitTest) {
     if (!hit || !reaches(element, hit)) {
-      const cover = hit ? describeElement(hit) : 'nothing (it is outside the visible area)';
+      const cover = hit ? describeElement(coverOf(hit)) : 'nothing (it is outside the visible area)';
       throw new NotActionable(
         'receives-events',
         `it is covered: ${cover} is on top of it at (${x}, ${y})`,

@@ -1,13 +1,15 @@
 /**
  * One key press with the defaults a browser would apply when the page does not cancel the key:
  * typing, deleting, moving focus with Tab, submitting with Enter, activating with Space, moving
- * through a drop-down, scrolling, closing a dialog or popover with Escape, select-all and undo.
+ * through a drop-down, stepping a slider or number field, scrolling, closing a dialog or popover
+ * with Escape, select-all and undo.
  */
 import { describeElement } from './describe';
 import { deleteText, fireChange, insertNewline, insertText, isTextControl, selectAllIn } from './editing';
 import { fieldKind } from './fields';
 import { dispatchKey, sendsKeypress } from './key-events';
 import { insertsText, type KeyPress } from './keyboard';
+import { stepByKey } from './stepping';
 import { scrollerFor, scrollByAmount, scrollToEdge } from './scrolling';
 import { enterDefault, spaceActivates } from './submit';
 
@@ -119,6 +121,8 @@ function keyDefault(target: Element, press: KeyPress): string | undefined {
   if (target instanceof HTMLSelectElement && (key === 'ArrowDown' || key === 'ArrowUp')) {
     return stepSelect(target, key === 'ArrowDown' ? 1 : -1);
   }
+  const stepped = stepByKey(target, key);
+  if (stepped) return stepped;
   if (editable) {
     if (isTextControl(target) && ['Home', 'End', 'ArrowLeft', 'ArrowRight'].includes(key)) moveCaret(target, key);
     return undefined;

@@ -7,6 +7,7 @@ import { PageError } from '../env';
 import { clip, neutraliseText } from '../neutralise';
 import { describeElement } from './describe';
 import { fireChange } from './editing';
+import { valueProblem, type Bounds } from './input-values';
 
 const LISTED_OPTIONS = 25;
 
@@ -106,13 +107,13 @@ export function setChecked(field: HTMLInputElement, checked: boolean): void {
   field.click();
 }
 
-/** Whether an input of this type would keep `value` (date, time, colour… each have a format). */
+/** Whether an input of this type would keep `value` in its format and within its `min` and `max`. */
 export function acceptsValue(field: HTMLInputElement, value: string): boolean {
-  if (value === '') return true;
-  if (field.type === 'color') return /^#[0-9a-f]{6}$/i.test(value.trim());
-  if (field.type === 'range' || field.type === 'number') return value.trim() !== '' && !Number.isNaN(Number(value));
-  const probe = field.ownerDocument.createElement('input');
-  probe.type = field.type;
-  probe.value = value;
-  return probe.value !== '';
+  return valueProblem(field.type, value, inputBounds(field)) === undefined;
+}
+
+/** The bounds a value must keep to; a range without them runs from 0 to 100. */
+export function inputBounds(field: HTMLInputElement): Bounds {
+  if (field.type === 'range') return { min: field.min || '0', max: field.max || '100' };
+  return { min: field.min || undefined, max: field.max || undefined };
 }

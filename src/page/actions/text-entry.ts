@@ -5,24 +5,16 @@
  * through the browser's editor. A `change` follows the edit, as when the field loses focus.
  */
 import { PageError } from '../env';
+import { clip, neutraliseText } from '../neutralise';
 import { describeElement } from './describe';
 import { caretToEnd, clearField, fireChange, insertNewline, insertText, isTextControl } from './editing';
 import { fieldKind, setNativeValue } from './fields';
-import { acceptsValue } from './options';
+import { describeBounds, valueProblem, VALUE_FORMATS } from './input-values';
+import { inputBounds } from './options';
 import { dispatchKey } from './key-events';
 import { characterKey } from './keyboard';
 import { submitFromField } from './submit';
 import { nextFrame, yieldToPage } from './timing';
-
-const VALUE_FORMATS: Record<string, string> = {
-  date: '2024-05-31',
-  time: '14:30',
-  'datetime-local': '2024-05-31T14:30',
-  month: '2024-05',
-  week: '2024-W22',
-  color: '#1a2b3c',
-  range: 'a number within its range',
-};
 
 export interface Typed {
   /** What the field should hold if the page took the text as typed (text fields only). */
@@ -81,13 +73,18 @@ export function checkTypable(field: Element, text: string): void {
 }
 
 function setWholeValueCheck(field: HTMLInputElement, text: string): void {
-  if (!acceptsValue(field, text)) {
-    throw new PageError(
-      `${describeElement(field)} takes a value like ${VALUE_FORMATS[field.type] ?? 'its own format'}; ` +
-        `"${text}" was not accepted. Nothing was changed.`,
-      'bad-value',
-    );
-  }
+  const bounds = inputBounds(field);
+  const problem = valueProblem(field.type, text, bounds);
+  if (!problem) return;
+  const format = VALUE_FORMATS[field.type];
+  const within = describeBounds(field.type, bounds);
+  const takes = format ? `a value like ${format.example} (${format.pattern})` : 'a value in its own format';
+  const why = problem === 'out-of-bounds' ? 'is outside those bounds' : 'is not in that format';
+  throw new PageError(
+    `${describeElement(field)} takes ${takes}${within ? `, ${within}` : ''}; ` +
+      `"${clip(neutraliseText(text), 80)}" ${why}. Nothing was changed.`,
+    'bad-value',
+  );
 }
 
 export async function typeText(

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { PageError, type PageEnv } from '../env';
 import { describeElement } from '../actions/describe';
+import { labelStandIn, pressTargetInLabel } from '../actions/label-stand-in';
 import { clickAt } from '../actions/pointer';
 import { actionable, runAction } from '../actions/run-action';
 import type { ClickCommand } from '../protocol';
@@ -21,9 +22,12 @@ export function runClick(command: z.output<typeof ClickCommand>, env: PageEnv) {
     if (element instanceof HTMLInputElement && element.type === 'file') {
       throw new PageError(`${describeElement(element)} is a file picker; Tabwright cannot choose files.`, 'wrong-kind');
     }
-    const point = await actionable(element, 'click', { enabled: true, hitTest: true }, signal);
+    const label = labelStandIn(element);
+    const point = await actionable(label ?? element, 'click', { enabled: true, hitTest: true }, signal);
     const described = describeElement(element);
-    clickAt(point.hit, point.x, point.y, command.button, command.double);
-    return `${command.double ? 'Double-clicked' : VERBS[command.button]} ${described}`;
+    const target = label ? pressTargetInLabel(label, element, point.hit) : point.hit;
+    clickAt(target, point.x, point.y, command.button, command.double);
+    const verb = command.double ? 'Double-clicked' : VERBS[command.button];
+    return label ? `${verb} ${described} (through its label)` : `${verb} ${described}`;
   });
 }

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { PageError, type PageEnv } from '../env';
 import { describeElement, quoteText } from '../actions/describe';
 import { fieldFor, fieldKind } from '../actions/fields';
+import { labelStandIn } from '../actions/label-stand-in';
 import { isSecretField } from '../secret-field';
 import { applyOptions, chooseOptions, parseChecked, setChecked } from '../actions/options';
 import { actionable, runAction } from '../actions/run-action';
@@ -85,7 +86,9 @@ export function runFillForm(command: z.output<typeof FillFormCommand>, env: Page
     const planned = command.fields.map(({ target, value }) => plan(fieldFor(env.resolveTarget(target)), value));
     for (const item of planned) {
       const needsEditing = ['text', 'value', 'editable'].includes(fieldKind(item.field));
-      await actionable(item.field, 'fill', { enabled: true, editable: needsEditing }, signal);
+      // A custom checkbox is seen through its label; its input may be drawn nowhere.
+      const seen = fieldKind(item.field) === 'checkable' ? (labelStandIn(item.field) ?? item.field) : item.field;
+      await actionable(seen, 'fill', { enabled: true, editable: needsEditing }, signal);
     }
     const described: Array<() => string> = [];
     for (const item of planned) {
