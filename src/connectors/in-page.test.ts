@@ -6,6 +6,9 @@ import { extractInPage, pageStateInPage, waitInPage } from './in-page';
 const rows = (rowSelector: string | undefined, fields: FieldMap, extra: { limit?: number; within?: string } = {}) =>
   extractInPage({ ...(rowSelector ? { rows: rowSelector } : {}), fields: normaliseFieldMap(fields), ...extra });
 
+/** Where jsdom's document is: every read says where it was read. */
+const PAGE = 'http://localhost:3000/';
+
 beforeEach(() => {
   document.body.innerHTML = `
     <table class="report">
@@ -34,6 +37,7 @@ describe('extractInPage', () => {
     });
     expect(result).toEqual({
       ok: true,
+      url: PAGE,
       value: [
         {
           id: 'abc123',
@@ -47,7 +51,7 @@ describe('extractInPage', () => {
   });
 
   it('limits rows, and reads nothing outside `within`', () => {
-    expect(rows('tr', { id: 'td.id' }, { limit: 1 })).toEqual({ ok: true, value: [{ id: 'abc123' }] });
+    expect(rows('tr', { id: 'td.id' }, { limit: 1 })).toEqual({ ok: true, value: [{ id: 'abc123' }], url: PAGE });
     const inside = rows('tr', { first: 'td' }, { within: 'table.kv' });
     expect(inside.ok && inside.value.map((r) => r.first)).toEqual(['Status:', 'Assigned To:']);
   });
@@ -60,7 +64,11 @@ describe('extractInPage', () => {
         assignee: { selector: 'td.label', label: 'Assigned To' },
         missing: { selector: 'td.label', label: 'Priority' },
       }),
-    ).toEqual({ ok: true, value: [{ status: 'Open', type: 'Code_Defect', assignee: 'alice', missing: null }] });
+    ).toEqual({
+      ok: true,
+      value: [{ status: 'Open', type: 'Code_Defect', assignee: 'alice', missing: null }],
+      url: PAGE,
+    });
   });
 
   it('reads attributes, form values, every match, and whether anything matched', () => {
@@ -75,6 +83,7 @@ describe('extractInPage', () => {
       }),
     ).toEqual({
       ok: true,
+      url: PAGE,
       value: [{ tags: ['a', 'b'], words: ['one', 'two'], query: 'typed', hasTags: true, hasNothing: false, none: [] }],
     });
   });
@@ -83,6 +92,7 @@ describe('extractInPage', () => {
     const result = rows('#tags li', { text: {}, tag: { attribute: 'data-tag' } });
     expect(result).toEqual({
       ok: true,
+      url: PAGE,
       value: [
         { text: 'one', tag: 'a' },
         { text: 'two', tag: 'b' },
@@ -103,14 +113,14 @@ describe('extractInPage', () => {
 describe('waitInPage', () => {
   it('resolves as soon as the selector appears', async () => {
     setTimeout(() => document.body.append(Object.assign(document.createElement('div'), { className: 'late' })), 20);
-    expect(await waitInPage('.late', 2_000, false)).toEqual({ ok: true, value: true });
+    expect(await waitInPage('.late', 2_000, false)).toEqual({ ok: true, value: true, url: PAGE });
   });
   it('waits for something to go away', async () => {
     setTimeout(() => document.getElementById('q')?.remove(), 20);
-    expect(await waitInPage('#q', 2_000, true)).toEqual({ ok: true, value: true });
+    expect(await waitInPage('#q', 2_000, true)).toEqual({ ok: true, value: true, url: PAGE });
   });
   it('says false after the timeout, and refuses bad CSS', async () => {
-    expect(await waitInPage('.never', 50, false)).toEqual({ ok: true, value: false });
+    expect(await waitInPage('.never', 50, false)).toEqual({ ok: true, value: false, url: PAGE });
     expect(await waitInPage('[', 50, false)).toMatchObject({ ok: false, code: 'bad-selector' });
   });
 });

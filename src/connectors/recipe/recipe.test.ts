@@ -142,6 +142,7 @@ describe('the recipe interpreter', () => {
       site: 'http://app.test/',
       auth: undefined,
       port,
+      urlRefusal: async () => undefined,
       signal: new AbortController().signal,
       log: () => undefined,
       timeoutMs: 200,
