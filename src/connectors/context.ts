@@ -6,7 +6,7 @@
  * Every URL the connector goes to, fetches or lands on (after redirects, after the page changed
  * its own route) is put to the gates' own decision before anything read from it is returned.
  */
-import { normaliseFieldMap, type ExtractedRecord, type FieldMap } from './fields';
+import { SECRET_FIELDS, normaliseFieldMap, type ExtractedRecord, type FieldMap } from './fields';
 import {
   extractInPage,
   fetchInPage,
@@ -157,7 +157,7 @@ export function createConnectorContext(o: ContextOptions): ConnectorContext {
           await o.port.run(
             id,
             extractInPage,
-            [{ rows: rowSelector, fields: normaliseFieldMap(fields), ...options }],
+            [{ rows: rowSelector, fields: normaliseFieldMap(fields), ...options, secret: SECRET_FIELDS }],
             o.signal,
           ),
           'extract rows',
@@ -168,7 +168,7 @@ export function createConnectorContext(o: ContextOptions): ConnectorContext {
       const id = await tabId();
       const [record] = await read(
         unwrap(
-          await o.port.run(id, extractInPage, [{ fields: normaliseFieldMap(fields) }], o.signal),
+          await o.port.run(id, extractInPage, [{ fields: normaliseFieldMap(fields), secret: SECRET_FIELDS }], o.signal),
           'extract fields',
         ),
       );

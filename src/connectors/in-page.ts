@@ -34,7 +34,17 @@ export function extractInPage(request: ExtractRequest): InPageResult<ExtractedRe
       throw { code: 'bad-selector', message: `The selector ${selector} is not valid CSS.` };
     }
   };
+  // The rule of isSecretField (src/page/secret-field.ts), restated here because this function
+  // travels alone; in-page.test.ts holds the two to the same answers.
+  const secretField = (element: Element): boolean => {
+    if (element.localName !== 'input') return false;
+    if ((element as HTMLInputElement).type === 'password') return true;
+    const tokens = (element.getAttribute('autocomplete') ?? '').toLowerCase().split(/\s+/);
+    return tokens.some((token) => request.secret.autocomplete.includes(token));
+  };
   const read = (element: Element, field: ExtractRequest['fields'][string]): string | number | null => {
+    const valueWanted = field.pick === 'value' || field.attribute?.toLowerCase() === 'value';
+    if (valueWanted && secretField(element)) return request.secret.hidden;
     if (field.attribute) return element.getAttribute(field.attribute);
     if (field.pick === 'href') {
       const link = (element.closest('a[href]') ?? element.querySelector('a[href]')) as HTMLAnchorElement | null;
