@@ -140,6 +140,7 @@ describe('the connector context', () => {
       await expect(ctx.extractRows('tr.row', { t: 'td.t' })).rejects.toThrow(BLOCKED);
       await expect(ctx.extractFields({ t: 'td.t' })).rejects.toThrow(BLOCKED);
       await expect(ctx.evaluate(() => document.body.textContent)).rejects.toThrow(BLOCKED);
+      await expect(ctx.url()).rejects.toThrow(BLOCKED);
     });
 
     it('refuses once the page moved itself to a blocked route, seen when a wait or an extract finishes', async () => {

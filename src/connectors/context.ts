@@ -88,11 +88,6 @@ export function createConnectorContext(o: ContextOptions): ConnectorContext {
     }
     throw new ConnectorError(`${o.connectorName} ${verb} ${where}, which Tabwright may not read. ${refusal}`);
   };
-  /** The page the tab shows now, judged by the gates. */
-  const currentAllowed = async (id: number) => {
-    const state = await o.port.run(id, pageStateInPage, [null], o.signal);
-    await allowed(state.url, 'is on');
-  };
 
   /** Throws AuthExpiredError when the tab shows the site's sign-in page (or left the site for one). */
   const checkSignedIn = async (id: number) => {
@@ -177,7 +172,7 @@ export function createConnectorContext(o: ContextOptions): ConnectorContext {
     async evaluate<Args extends unknown[], R>(fn: (...args: Args) => R, ...args: Args): Promise<Awaited<R>> {
       const id = await tabId();
       const result = await o.port.run(id, fn, args, o.signal);
-      await currentAllowed(id);
+      await ctx.url();
       return result;
     },
     async fetch(path, options = {}): Promise<PageFetchResponse> {
@@ -222,7 +217,9 @@ export function createConnectorContext(o: ContextOptions): ConnectorContext {
     },
     async url() {
       const id = await tabId();
-      return (await o.port.run(id, pageStateInPage, [null], o.signal)).url;
+      const { url } = await o.port.run(id, pageStateInPage, [null], o.signal);
+      await allowed(url, 'is on');
+      return url;
     },
     log: o.log,
   };
