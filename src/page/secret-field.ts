@@ -5,8 +5,17 @@
  * "Show password" toggle turns it into `type=text`, and what it holds is no less a password.
  */
 
-/** Autocomplete tokens that mark a field as holding a credential or card secret, whatever its type. */
-const SECRET_AUTOCOMPLETE = /\b(current-password|new-password|one-time-code|cc-number|cc-csc)\b/i;
+/** Autocomplete tokens of secret fields, whatever their type; connectors' in-page extraction receives the same list. */
+export const SECRET_AUTOCOMPLETE_TOKENS: readonly string[] = [
+  'current-password',
+  'new-password',
+  'one-time-code',
+  'cc-number',
+  'cc-csc',
+];
+
+/** What stands in for a secret field's value wherever markup or an extraction would show it. */
+export const HIDDEN_VALUE = '(hidden)';
 
 const seenAsPassword = new WeakSet<Element>();
 
@@ -27,7 +36,8 @@ export function isSecretField(element: Element): boolean {
     return true;
   }
   if (seenAsPassword.has(element)) return true;
-  return SECRET_AUTOCOMPLETE.test(element.getAttribute('autocomplete') ?? '');
+  const tokens = (element.getAttribute('autocomplete') ?? '').toLowerCase().split(/\s+/);
+  return tokens.some((token) => SECRET_AUTOCOMPLETE_TOKENS.includes(token));
 }
 
 /**
@@ -35,9 +45,12 @@ export function isSecretField(element: Element): boolean {
  * `password` from now on, so a toggle between two snapshots is caught as well. (Fields in shadow
  * trees are out of the observer's sight; the snapshot walker remembers those it passes.)
  */
+const watched = new WeakSet<Document>();
+
 export function watchPasswordToggles(document: Document): MutationObserver | undefined {
   const View = document.defaultView?.MutationObserver;
-  if (!View) return undefined;
+  if (!View || watched.has(document)) return undefined;
+  watched.add(document);
   for (const input of document.querySelectorAll('input[type="password" i]')) seenAsPassword.add(input);
   const observer = new View((records) => {
     for (const record of records) {
@@ -47,4 +60,9 @@ export function watchPasswordToggles(document: Document): MutationObserver | und
   });
   observer.observe(document, { subtree: true, attributes: true, attributeFilter: ['type'], attributeOldValue: true });
   return observer;
+}
+
+/** Starts watching `document` for password fields and their toggles, once per document. */
+export function watchPasswordFields(document: Document): void {
+  watchPasswordToggles(document);
 }
