@@ -130,6 +130,14 @@ describe('broker admission with a token', () => {
     expect((await upgrade(broker.url, good, { origin: 'http://localhost:3000' })).status).toBe(403);
   });
 
+  it('admits an extension named once it runs (the id `npm start` learns from Chromium)', async () => {
+    broker = await startBroker({ token: TOKEN });
+    expect((await upgrade(broker.url, good, { origin: origin(OTHER_ID) })).status).toBe(403);
+    broker.admitExtension(OTHER_ID);
+    expect((await upgrade(broker.url, good, { origin: origin(OTHER_ID) })).status).toBe(101);
+    expect(() => broker!.admitExtension('not-an-id')).toThrow(/32 letters a–p/);
+  });
+
   it('lets the extension drive the agent, and not another extension even with the token', async () => {
     broker = await startBroker({ token: TOKEN, chunkDelayMs: 0 });
     await snapshotThrough(panelAt(broker.url, TOKEN, origin(TEST_BUILD_EXTENSION_ID)));
