@@ -1,12 +1,14 @@
 /**
  * `npm run broker`: the local broker on 127.0.0.1, fronting the demo agent or, with `--agent`, any
- * stdio ACP agent. Prints the panel's URL, the MCP URL and the token once; never logs the token.
+ * stdio ACP agent. Prints the panel's URL, the MCP URL and a fresh token once; never logs a token.
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import pkg from '../package.json' with { type: 'json' };
-import { hostIsLoopback } from './upgrade-policy';
+import { parseExtensionIds, TEST_BUILD_EXTENSION_ID } from './extension-ids';
 import { startBroker, type RunningBroker } from './server';
+import { readTokenFile } from './token-file';
+import { hostIsLoopback } from './upgrade-policy';
 
 export function freshToken(): string {
   return randomBytes(24).toString('base64url');
@@ -17,17 +19,29 @@ export const USAGE = `Usage: npm run broker -- [options]
   --agent "<command>"  front a stdio ACP agent (an agent CLI in ACP mode) instead of the demo agent
   --cwd <dir>          working directory for the agent's sessions (default: here)
   --port <n>           port on 127.0.0.1 (default 8765; 0 picks a free one)
-  --token <t>          bearer token (default: TABWRIGHT_TOKEN, else a fresh one)
-  --no-token           accept connections without a token (loopback only)
+  --token-file <path>  read the bearer token from a file only you can read (mode 0600)
+  --token <t>          bearer token; visible to every local user in ps, prefer the two others
+                       (default: --token-file, else TABWRIGHT_TOKEN, else a fresh one)
+  --no-token           run without a token: only the admitted extensions may connect, /mcp is
+                       off, and --agent is refused (loopback only)
+  --extension-id <id>  admit this extension (as chrome://extensions shows its id) besides the
+                       test build; repeat it or give a comma list
   --dialect a|b        tunnel dialect: a = OpenAB's contract (default), b = the ACP SDK binding
   --state <file>       keep sessions and delivered prompt ids across restarts
   --host <name>        listen address (default 127.0.0.1; anything else needs a token)
   -h, --help           this text`;
 
+/** Where the token came from: only a fresh one is printed, the user already has the others. */
+export type TokenSource = 'fresh' | 'file' | 'env' | 'argv' | 'none';
+
 export interface CliConfig {
   port: number;
   host: string;
   token: string;
+  tokenSource: TokenSource;
+  extensionIds: string[];
+  /** Said on stderr before the broker starts. */
+  warnings: string[];
   dialect: 'a' | 'b';
   stateFile: string | undefined;
   agentCommand: string | undefined;
@@ -44,7 +58,9 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       port: { type: 'string', default: '8765' },
       host: { type: 'string', default: '127.0.0.1' },
       token: { type: 'string' },
+      'token-file': { type: 'string' },
       'no-token': { type: 'boolean', default: false },
+      'extension-id': { type: 'string', multiple: true, default: [] },
       dialect: { type: 'string', default: 'a' },
       state: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -55,16 +71,32 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error('--port must be a port number');
   if (values.agent !== undefined && !values.agent.trim()) throw new Error('--agent needs a command');
-  const token = values['no-token'] ? '' : (values.token ?? env.TABWRIGHT_TOKEN ?? freshToken()).trim();
-  if (values.token !== undefined && !token) throw new Error('--token is empty (use --no-token to run without one)');
+  const extensionIds = parseExtensionIds(values['extension-id']);
+  const { token, source } = chooseToken(values, env);
   if (/[^\x21-\x7e]|[()<>@,;:\\"/[\]?={}]/.test(token)) {
     throw new Error('The token travels in a WebSocket subprotocol: use letters, digits and - _ . ~ + only');
   }
   if (!hostIsLoopback(values.host) && !token) throw new Error('Listening beyond loopback needs a token');
+  if (!token && values.agent !== undefined) {
+    throw new Error(
+      '--no-token cannot front an --agent: without a token any program on this machine could drive the agent. ' +
+        'Give the broker a token (--token-file <path> or TABWRIGHT_TOKEN)',
+    );
+  }
+  const warnings =
+    source === 'argv'
+      ? [
+          '--token puts the token on the command line, where every user of this machine can read it (ps). ' +
+            'Prefer --token-file <path> (mode 0600) or the TABWRIGHT_TOKEN environment variable.',
+        ]
+      : [];
   return {
     port,
     host: values.host,
     token,
+    tokenSource: source,
+    extensionIds,
+    warnings,
     dialect: values.dialect,
     stateFile: values.state,
     agentCommand: values.agent?.trim(),
@@ -72,13 +104,49 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
   };
 }
 
+function chooseToken(
+  values: { token?: string; 'token-file'?: string; 'no-token': boolean },
+  env: NodeJS.ProcessEnv,
+): { token: string; source: TokenSource } {
+  const chosen = [values.token !== undefined && '--token', values['token-file'] !== undefined && '--token-file'].filter(
+    Boolean,
+  );
+  if (values['no-token'] && chosen.length) throw new Error(`--no-token and ${chosen[0]} contradict each other`);
+  if (chosen.length > 1) throw new Error('Give the token one way: --token-file or --token, not both');
+  if (values['no-token']) return { token: '', source: 'none' };
+  if (values['token-file'] !== undefined) return { token: readTokenFile(values['token-file']), source: 'file' };
+  if (values.token !== undefined) {
+    const token = values.token.trim();
+    if (!token) throw new Error('--token is empty (use --no-token to run without one)');
+    return { token, source: 'argv' };
+  }
+  if (env.TABWRIGHT_TOKEN !== undefined) {
+    const token = env.TABWRIGHT_TOKEN.trim();
+    if (!token) throw new Error('TABWRIGHT_TOKEN is empty (unset it for a fresh token, or use --no-token)');
+    return { token, source: 'env' };
+  }
+  return { token: freshToken(), source: 'fresh' };
+}
+
+const TOKEN_LINE: Record<TokenSource, (token: string) => string> = {
+  fresh: (token) => token,
+  file: () => '(read from --token-file)',
+  env: () => '(from TABWRIGHT_TOKEN)',
+  argv: () => '(given with --token)',
+  none: () => '(none: only the admitted extensions may connect)',
+};
+
 export function banner(broker: RunningBroker, config: CliConfig): string {
+  const extensions = [`${TEST_BUILD_EXTENSION_ID} (test build)`, ...config.extensionIds].join(', ');
   return [
     'Tabwright broker listening.',
     `  Agent:      ${config.agentCommand ?? 'the demo agent (type `help` in the panel)'}`,
     `  Broker URL: ${broker.url}   (paste into the panel)`,
-    `  MCP URL:    ${broker.mcpUrl}   (for MCP clients; header Authorization: Bearer <token>)`,
-    `  Token:      ${config.token || '(none)'}`,
+    config.token
+      ? `  MCP URL:    ${broker.mcpUrl}   (for MCP clients; header Authorization: Bearer <token>)`
+      : '  MCP URL:    (off: the broker runs without a token)',
+    `  Token:      ${TOKEN_LINE[config.tokenSource](config.token)}`,
+    `  Extensions: ${extensions}`,
     `  Dialect:    ${config.dialect === 'a' ? 'A (OpenAB tunnel)' : 'B (ACP SDK binding)'}`,
   ].join('\n');
 }
@@ -89,10 +157,12 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
+  for (const warning of config.warnings) console.error(`broker: warning: ${warning}`);
   const broker = await startBroker({
     port: config.port,
     host: config.host,
     token: config.token,
+    extensionIds: config.extensionIds,
     dialect: config.dialect,
     stateFile: config.stateFile,
     agentCommand: config.agentCommand,

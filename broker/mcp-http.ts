@@ -36,9 +36,15 @@ export interface McpHttpOptions {
   maxSessions?: number;
 }
 
-function jsonRpcError(response: ServerResponse, status: number, code: number, message: string): void {
+export function jsonRpcError(
+  response: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   response
-    .writeHead(status, { 'content-type': 'application/json' })
+    .writeHead(status, { ...headers, 'content-type': 'application/json' })
     .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
 }
 

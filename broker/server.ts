@@ -1,8 +1,9 @@
 /**
  * The local broker's HTTP server: `GET /acp` upgrades to the ACP WebSocket after the Host,
  * Origin, subprotocol and bearer checks; `/mcp` (and `/mcp/<session>`) serves the attached
- * panel's tools over Streamable-HTTP MCP after the Host, Origin and bearer-header checks; `GET /`
- * answers plainly so a panel can tell "wrong token" from "nothing listening".
+ * panel's tools over Streamable-HTTP MCP after the Host, Origin and bearer-header checks, and only
+ * when the broker has a token; `GET /` answers plainly so a panel can tell "wrong token" from
+ * "nothing listening". Who is admitted is decided in upgrade-policy.ts.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,22 +12,35 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { createAcpHost } from './acp-host';
 import { AgentPassthrough } from './agent-passthrough';
 import { demoAgent } from './demo-backend';
+import { parseExtensionIds, TEST_BUILD_EXTENSION_ID } from './extension-ids';
 import type { FrontedAgent } from './fronted-agent';
 import { MAX_INBOUND_FRAME_BYTES } from './limits';
-import { McpHttpEndpoint } from './mcp-http';
+import { jsonRpcError, McpHttpEndpoint } from './mcp-http';
 import { bridgeCommand } from './mcp-stdio-bridge';
 import type { Dialect } from './panel-tools';
 import { SessionStore } from './sessions';
 import { socketStream } from './socket-stream';
 import { ToolCatalog } from './tool-catalog';
 import { TunnelCancelTranslator } from './tunnel-cancel';
-import { ACP_SUBPROTOCOL, judgeHttpBearer, judgeRequest, judgeUpgrade, parseProtocols } from './upgrade-policy';
+import {
+  ACP_SUBPROTOCOL,
+  judgeHttpBearer,
+  judgeRequest,
+  judgeUpgrade,
+  parseProtocols,
+  type Admission,
+} from './upgrade-policy';
 
 export interface BrokerOptions {
   port?: number;
   host?: string;
-  /** Bearer token; empty means none is required (loopback only). */
+  /**
+   * Bearer token; empty means none: then only the admitted extensions may connect, `/mcp` is off
+   * and no agent command may be fronted (loopback only).
+   */
   token: string;
+  /** Extension ids admitted besides the test build's (`--extension-id`). */
+  extensionIds?: readonly string[];
   dialect?: Dialect;
   stateFile?: string;
   chunkDelayMs?: number;
@@ -53,6 +67,11 @@ export interface RunningBroker {
   readonly sessions: SessionStore;
   /** The MCP endpoint bound to one broker session (what a fronted agent is given). */
   mcpUrlFor(sessionId: string): string;
+  /**
+   * Admits one more extension from now on (for a launcher that learns the id of the unpacked
+   * extension it loaded only after Chromium is up).
+   */
+  admitExtension(id: string): void;
   /** Drops every panel socket at once, as a network failure would. */
   dropConnections(): void;
   close(): Promise<void>;
@@ -77,9 +96,13 @@ export function mcpRoute(path: string): string | undefined {
 }
 
 export async function startBroker(options: BrokerOptions): Promise<RunningBroker> {
+  // Without a token anything on this machine that reaches /acp could drive a coding agent.
+  if (options.agentCommand && !options.token) throw new Error('Fronting an agent command needs a token');
   const redact = redactor(options.token);
   const log = (line: string) => options.log?.(redact(line));
   const host = options.host ?? '127.0.0.1';
+  const admitted = new Set([TEST_BUILD_EXTENSION_ID, ...parseExtensionIds(options.extensionIds ?? [])]);
+  const admission: Admission = { token: options.token || undefined, extensionIds: admitted, extraHosts: [host] };
   const version = options.version ?? '0.0.0';
   const sessions = new SessionStore(options.stateFile);
   const sockets = new Set<WebSocket>();
@@ -131,15 +154,13 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   const serveMcp = (request: IncomingMessage, response: ServerResponse, key: string) => {
     const verdict = judgeHttpBearer(
       { host: request.headers.host, origin: request.headers.origin, authorization: request.headers.authorization },
-      options.token || undefined,
-      [host],
+      admission,
     );
     if (!verdict.ok) {
       log(`refused an MCP request: ${verdict.reason}`);
-      const headers: Record<string, string> = { 'content-type': 'text/plain' };
-      if (verdict.status === 401) headers['www-authenticate'] = 'Bearer realm="tabwright"';
-      response.writeHead(verdict.status, headers).end(`${verdict.reason}\n`);
-      return;
+      const challenge: Record<string, string> =
+        verdict.status === 401 ? { 'www-authenticate': 'Bearer realm="tabwright"' } : {};
+      return jsonRpcError(response, verdict.status, -32001, verdict.reason, challenge);
     }
     mcp.handle(request, response, key).catch((error: unknown) => {
       log(`MCP request failed: ${(error as Error).message}`);
@@ -151,7 +172,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   const server: Server = createServer((request, response) => {
     const key = mcpRoute(new URL(request.url ?? '/', 'http://broker').pathname);
     if (key !== undefined) return serveMcp(request, response, key);
-    const verdict = judgeRequest({ host: request.headers.host, origin: request.headers.origin }, [host]);
+    const verdict = judgeRequest({ host: request.headers.host, origin: request.headers.origin }, admission);
     if (!verdict.ok) {
       response.writeHead(verdict.status, { 'content-type': 'text/plain' }).end(`${verdict.reason}\n`);
       return;
@@ -170,8 +191,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
         origin: request.headers.origin,
         protocols: parseProtocols(request.headers['sec-websocket-protocol']),
       },
-      options.token || undefined,
-      [host],
+      admission,
     );
     if (!verdict.ok) {
       log(`refused a connection: ${verdict.reason}`);
@@ -210,6 +230,9 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     mcpUrl: `${httpBase}/mcp`,
     sessions,
     mcpUrlFor: (sessionId) => `${httpBase}/mcp/${sessionId}`,
+    admitExtension(id) {
+      for (const valid of parseExtensionIds([id])) admitted.add(valid);
+    },
     dropConnections() {
       for (const ws of sockets) ws.terminate();
     },

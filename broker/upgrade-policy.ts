@@ -1,25 +1,37 @@
 /**
- * Who may open `GET /acp` (and call `/mcp`): only the extension or a non-browser client (no
- * Origin), only through a loopback Host name (a DNS-rebinding page gets its own name in Host),
- * only speaking acp.v1, and only with the bearer token when one is set.
+ * Who may open `GET /acp` and call `/mcp`. Only through a loopback Host name (a DNS-rebinding page
+ * gets its own name in Host); never from a web page; from an extension only when its id is
+ * admitted (the test build's or one given by `--extension-id`), since every installed extension
+ * could otherwise drive the agent; from a client that sends no Origin (an agent or tool in Node)
+ * only with the bearer token, so a broker without a token serves the admitted extensions alone and
+ * keeps `/mcp` off.
  */
 import { timingSafeEqual } from 'node:crypto';
+import { extensionIdOf } from './extension-ids';
 
 export const ACP_SUBPROTOCOL = 'acp.v1';
 export const BEARER_PREFIX = 'openab.bearer.';
 
 export type Verdict = { ok: true } | { ok: false; status: 400 | 401 | 403; reason: string };
 
+export interface Admission {
+  /** The bearer token; undefined when the broker runs without one. */
+  token: string | undefined;
+  /** Extensions whose `chrome-extension://<id>` Origin is admitted. */
+  extensionIds: ReadonlySet<string>;
+  /** Names besides the loopback ones that Host may carry (the address the broker listens on). */
+  extraHosts?: readonly string[];
+}
+
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+export const NO_TOKEN_MCP_OFF =
+  'This broker runs without a token (--no-token), so /mcp is off: restart it with a token to serve MCP clients';
 
 export function hostIsLoopback(hostHeader: string | undefined, extraHosts: readonly string[] = []): boolean {
   if (!hostHeader) return false;
   const name = hostHeader.replace(/:\d+$/, '').toLowerCase();
   return LOOPBACK_HOSTS.has(name) || extraHosts.includes(name);
-}
-
-export function originAllowed(origin: string | undefined): boolean {
-  return origin === undefined || origin === '' || origin.startsWith('chrome-extension://');
 }
 
 export function tokensMatch(expected: string, offered: string): boolean {
@@ -33,27 +45,46 @@ export interface RequestFacts {
   origin: string | undefined;
 }
 
-export function judgeRequest(facts: RequestFacts, extraHosts: readonly string[] = []): Verdict {
-  if (!hostIsLoopback(facts.host, extraHosts)) return { ok: false, status: 403, reason: 'Host is not a loopback name' };
-  if (!originAllowed(facts.origin)) return { ok: false, status: 403, reason: 'Web pages may not connect' };
+const hasOrigin = (facts: RequestFacts) => facts.origin !== undefined && facts.origin !== '';
+
+/** Host and Origin: what every route checks first. A missing Origin passes here; the routes decide. */
+export function judgeRequest(facts: RequestFacts, admission: Admission): Verdict {
+  if (!hostIsLoopback(facts.host, admission.extraHosts)) {
+    return { ok: false, status: 403, reason: 'Host is not a loopback name' };
+  }
+  if (!hasOrigin(facts)) return { ok: true };
+  const origin = facts.origin!;
+  if (!origin.startsWith('chrome-extension://')) return { ok: false, status: 403, reason: 'Web pages may not connect' };
+  const id = extensionIdOf(origin);
+  if (!id) return { ok: false, status: 403, reason: 'This extension is not admitted' };
+  if (!admission.extensionIds.has(id)) {
+    return {
+      ok: false,
+      status: 403,
+      reason: `Extension ${id} is not admitted (start the broker with --extension-id ${id} to admit it)`,
+    };
+  }
   return { ok: true };
 }
 
-export function judgeUpgrade(
-  facts: RequestFacts & { protocols: readonly string[] },
-  token: string | undefined,
-  extraHosts: readonly string[] = [],
-): Verdict {
-  const base = judgeRequest(facts, extraHosts);
+export function judgeUpgrade(facts: RequestFacts & { protocols: readonly string[] }, admission: Admission): Verdict {
+  const base = judgeRequest(facts, admission);
   if (!base.ok) return base;
   if (!facts.protocols.includes(ACP_SUBPROTOCOL)) {
     return { ok: false, status: 400, reason: `Offer the ${ACP_SUBPROTOCOL} subprotocol` };
   }
-  if (token) {
-    const bearer = facts.protocols.find((p) => p.startsWith(BEARER_PREFIX));
-    if (!bearer || !tokensMatch(token, bearer.slice(BEARER_PREFIX.length))) {
-      return { ok: false, status: 401, reason: 'Missing or wrong bearer token' };
-    }
+  const { token } = admission;
+  if (!token) {
+    if (hasOrigin(facts)) return { ok: true };
+    return {
+      ok: false,
+      status: 403,
+      reason: 'This broker runs without a token: only the admitted extensions may connect (clients send no Origin)',
+    };
+  }
+  const bearer = facts.protocols.find((p) => p.startsWith(BEARER_PREFIX));
+  if (!bearer || !tokensMatch(token, bearer.slice(BEARER_PREFIX.length))) {
+    return { ok: false, status: 401, reason: 'Missing or wrong bearer token' };
   }
   return { ok: true };
 }
@@ -61,11 +92,12 @@ export function judgeUpgrade(
 /** `/mcp` takes the token the way HTTP MCP clients send one: `Authorization: Bearer <token>`. */
 export function judgeHttpBearer(
   facts: RequestFacts & { authorization: string | undefined },
-  token: string | undefined,
-  extraHosts: readonly string[] = [],
+  admission: Admission,
 ): Verdict {
-  const base = judgeRequest(facts, extraHosts);
-  if (!base.ok || !token) return base;
+  const base = judgeRequest(facts, admission);
+  if (!base.ok) return base;
+  const { token } = admission;
+  if (!token) return { ok: false, status: 403, reason: NO_TOKEN_MCP_OFF };
   const match = /^Bearer\s+(\S+)\s*$/i.exec(facts.authorization ?? '');
   if (!match || !tokensMatch(token, match[1]!)) {
     return { ok: false, status: 401, reason: 'Missing or wrong bearer token (send Authorization: Bearer <token>)' };

@@ -113,6 +113,8 @@ async function main(): Promise<void> {
   await page.goto(demo.url);
   const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
   const extensionId = new URL(worker.url()).host;
+  // The release build has no key, so Chromium names the unpacked copy by its path: admit that id.
+  broker.admitExtension(extensionId);
 
   if (!headless) {
     console.log(

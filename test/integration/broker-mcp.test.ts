@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { TEST_BUILD_EXTENSION_ID } from '../../broker/extension-ids';
 import { startBroker, type RunningBroker } from '../../broker/server';
 import { NOT_CONNECTED } from '../../broker/tool-catalog';
 import { browserTools } from '../../src/mcp-server/tools/index';
@@ -225,7 +226,9 @@ describe('who may reach /mcp', () => {
       });
     const good = [`openab.bearer.${TOKEN}`, 'acp.v1'];
     expect(await upgrade(good, {})).toBe(101);
-    expect(await upgrade(good, { origin: 'chrome-extension://abcdefghijklmnop' })).toBe(101);
+    expect(await upgrade(good, { origin: `chrome-extension://${TEST_BUILD_EXTENSION_ID}` })).toBe(101);
+    expect(await upgrade(good, { origin: 'chrome-extension://abcdefghijklmnopabcdefghijklmnop' })).toBe(403);
+    expect(await upgrade(good, { origin: 'chrome-extension://abcdefghijklmnop' })).toBe(403);
     expect(await upgrade(good, { origin: 'https://evil.example' })).toBe(403);
     expect(await upgrade(good, { host: 'rebound.example:80' })).toBe(403);
     expect(await upgrade(['openab.bearer.wrong', 'acp.v1'], {})).toBe(401);

@@ -1,7 +1,8 @@
 /**
- * Thousands of malformed, truncated, wrong-typed, oversized and out-of-order frames at the
+ * Ten thousand malformed, truncated, wrong-typed, oversized and out-of-order frames at the
  * panel's tunnel over a real socket: the panel must not crash, must not run a tool for any of
- * them, and the same connection must stay usable.
+ * them, and the same connection must stay usable. The run is seeded and prints its seed;
+ * FUZZ_SEED replays one, FUZZ_FRAMES sends more.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startRawPeer, type Frame, type RawPeer } from '../peers/raw-acp-peer';
@@ -22,8 +23,16 @@ function prng(seed: number) {
   };
 }
 
-const SEED = Number(process.env.FUZZ_SEED ?? 20261129);
-const FRAMES = Number(process.env.FUZZ_FRAMES ?? 4000);
+function whole(name: string, fallback: number, least: number): number {
+  const text = process.env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < least) throw new Error(`${name} must be a whole number ≥ ${least}`);
+  return value;
+}
+
+const SEED = whole('FUZZ_SEED', 20261129, 0);
+const FRAMES = whole('FUZZ_FRAMES', 10_000, 10_000);
 
 function junkValue(random: () => number, depth = 0): unknown {
   const pick = Math.floor(random() * (depth > 2 ? 6 : 9));
@@ -152,6 +161,8 @@ describe('tunnel fuzz', () => {
   it(`survives ${FRAMES} malformed frames, runs no tool for them, and stays usable`, async () => {
     // The SDK reports each frame it rejects on the console; count those instead of printing thousands.
     const complaints = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    console.log(`fuzz seed ${SEED} (replay with FUZZ_SEED=${SEED}), ${FRAMES} frames`);
+    const started = performance.now();
     const random = prng(SEED);
     const connect = await peer.request('mcp/connect', { acpId: ACP_ID });
     const connectionId = (connect.result as { connectionId: string }).connectionId;
@@ -186,8 +197,9 @@ describe('tunnel fuzz', () => {
     expect(valid.result).toEqual({ content: [{ type: 'text', text: 'tabwright says still here' }] });
     const answered = peer.inbound.slice(before).filter((f: Frame) => 'result' in f || 'error' in f).length;
     const forbidden = server.calls.filter((call) => JSON.stringify(call.args).includes('FORBIDDEN'));
+    const elapsed = Math.round(performance.now() - started);
     console.log(
-      `fuzz seed ${SEED}: sent ${FRAMES} frames (${oversized} oversized), panel answered ${answered}, ` +
+      `fuzz seed ${SEED}: sent ${FRAMES} frames (${oversized} oversized) in ${elapsed} ms, panel answered ${answered}, ` +
         `tool runs ${server.calls.length} (of which from malformed frames: ${forbidden.length}), ` +
         `frames the client rejected with a console report ${complaints.mock.calls.length}, reconnects ${client.recorded.sessions.length - 1}`,
     );

@@ -88,6 +88,17 @@ export interface NodePanelOptions {
   dialect?: Dialect;
   /** Answers every permission prompt with this option id (null: cancel); undefined leaves them pending. */
   answerPermissions?: string | null;
+  /** The Origin to connect with, as Chrome sends `chrome-extension://<id>` (default: none, like a program). */
+  origin?: string;
+}
+
+/** `ws`'s WebSocket, sending an Origin header the way a browser does. */
+function socketWithOrigin(origin: string): typeof WebSocket {
+  return class extends WebSocket {
+    constructor(url: string, protocols?: string | string[]) {
+      super(url, protocols, { origin });
+    }
+  } as typeof WebSocket;
 }
 
 export interface NodePanel {
@@ -123,7 +134,7 @@ export function nodePanel(options: NodePanelOptions): NodePanel {
     clientInfo: { name: 'tabwright', title: 'Tabwright', version: '0.0.0-test' },
     declarations: () => declared.map((d) => declarationFor(options.dialect ?? 'both', d.acpId, d.server.name)),
     tunnel,
-    WebSocket: WebSocket as never,
+    WebSocket: (options.origin ? socketWithOrigin(options.origin) : WebSocket) as never,
     probe: fetchProbe,
     clock: systemClock,
     mintId: () => `m-${++seq}-${Math.random().toString(36).slice(2, 8)}`,
