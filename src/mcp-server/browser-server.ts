@@ -3,6 +3,8 @@
  * Page tools act on the active tab of the panel's own window.
  */
 import { PageCommandError, type BrowserPort, type TabInfo } from './browser-port';
+import type { CallActivity } from './call-activity';
+import { DownloadWatch, reportStartedDownloads, type DownloadPort } from './downloads';
 import { CAPTURE_TOOLS } from './gates/capture';
 import { destinationOf } from './gates/destination';
 import { auditUnknownTool, runGated, type SessionGrants } from './gates/call-gate';
@@ -12,7 +14,7 @@ import type { CallMeta, ToolServer } from './mcp-core';
 import { ToolRegistry, type RegisteredTool } from './registry';
 import { ResponseBuilder, errorResult, type CallToolResult } from './response';
 import type { SnapshotService } from './snapshot-service';
-import type { BrowserTool } from './tool';
+import type { BrowserTool, ToolContext } from './tool';
 
 interface Registered extends RegisteredTool {
   tool: BrowserTool;
@@ -30,6 +32,10 @@ export interface BrowserServerOptions {
   grants: SessionGrants;
   /** Whether the agent is still offered this server; read on every call. */
   exposed?(): boolean;
+  /** Chrome's downloads: listed by the `downloads` tool and reported after write calls, while the user has it on. */
+  downloads?: DownloadPort;
+  /** What the user sees while a call works (tab group, outline). */
+  activity?: CallActivity;
 }
 
 export const BROWSER_INSTRUCTIONS =
@@ -110,24 +116,34 @@ export class BrowserToolServer implements ToolServer {
   ): Promise<CallToolResult> {
     const o = this.options;
     const response = new ResponseBuilder();
+    const ctx: ToolContext = {
+      signal,
+      tab,
+      windowId: o.windowId,
+      browser: o.browser,
+      snapshots: o.snapshots,
+      checkDestination: (url) => o.gates.originRefusal(url),
+      isTabVisible: async (url) => (await o.gates.originRefusal(url)) === undefined,
+      ...(o.downloads ? { downloads: o.downloads } : {}),
+    };
+    const write = tool.kind === 'write';
+    // Watching from before the handler runs: a click's download can begin before its result is in.
+    const watch = write && o.downloads?.reporting() ? new DownloadWatch(o.downloads) : undefined;
     try {
-      await tool.handle(
-        args as never,
-        {
-          signal,
-          tab,
-          windowId: o.windowId,
-          browser: o.browser,
-          snapshots: o.snapshots,
-          checkDestination: (url) => o.gates.originRefusal(url),
-          isTabVisible: async (url) => (await o.gates.originRefusal(url)) === undefined,
-        },
-        response,
-      );
+      const work = () => tool.handle(args as never, ctx, response);
+      if (o.activity) {
+        const call = { tool: tool.name, write, target: tool.target, tab, windowId: o.windowId, signal };
+        await o.activity.around({ ...call, checkDestination: ctx.checkDestination }, work);
+      } else {
+        await work();
+      }
+      if (watch && !response.isError) await reportStartedDownloads(watch, ctx.checkDestination, response, signal);
     } catch (error) {
       if (signal.aborted) throw error;
       if (error instanceof PageCommandError) return new ResponseBuilder().error(error.message).build();
       throw error;
+    } finally {
+      watch?.dispose();
     }
     return response.build();
   }

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { BrowserPort, TabInfo } from './browser-port';
+import type { DownloadPort } from './downloads';
 import type { ResponseBuilder } from './response';
 import type { SnapshotService } from './snapshot-service';
 
@@ -24,6 +25,8 @@ export interface ToolContext {
   checkDestination(url: string): Promise<string | undefined>;
   /** Whether the agent may see this tab's title and URL (the tab list hides the rest). */
   isTabVisible(url: string | undefined): Promise<boolean>;
+  /** Chrome's downloads, when the panel can report them (absent in builds and tests without it). */
+  readonly downloads?: DownloadPort;
 }
 
 export interface BrowserTool<Input extends z.ZodObject = z.ZodObject> {

@@ -6,6 +6,7 @@
 import { computeAccessibleName } from 'dom-accessibility-api';
 import { closedDetailsSummary, flatChildren } from './flat-tree';
 import { withLabelIndex } from './label-index';
+import { isAgentOutline } from './outline';
 import { clip, neutraliseText } from './neutralise';
 import { styleSheetsCanAddText } from './pseudo-content';
 import type { RefRegistry } from './refs';
@@ -140,7 +141,7 @@ class SnapshotWalker {
     if (node.nodeType !== 1) return;
     const element = node as Element;
     const tag = element.localName;
-    if (SKIPPED_TAGS.has(tag) || element.getAttribute('aria-hidden') === 'true') return;
+    if (SKIPPED_TAGS.has(tag) || element.getAttribute('aria-hidden') === 'true' || isAgentOutline(element)) return;
     const style = this.#styleOf(element);
     const display = style.display;
     if (display === 'none') return;

@@ -5,6 +5,7 @@
  * a spinner going away); when time runs out the refusal names the check that failed, and nothing
  * has been done to the page.
  */
+import { isAgentOutline } from '../outline';
 import { describeElement } from './describe';
 import { nextFrame, sleep, throwIfCancelled } from './timing';
 
@@ -52,6 +53,8 @@ export function composedContains(ancestor: Node, node: Node | null): boolean {
 /** `elementFromPoint` that descends into open shadow roots, as the hit test of a real click does. */
 export function deepElementFromPoint(document: Document, x: number, y: number): Element | null {
   let hit = document.elementFromPoint(x, y);
+  // The outline takes no pointer events; should a page's styles undo that, it still never counts as a cover.
+  if (hit && isAgentOutline(hit)) hit = document.elementsFromPoint(x, y).find((e) => !isAgentOutline(e)) ?? null;
   while (hit?.shadowRoot) {
     const inner = hit.shadowRoot.elementFromPoint(x, y);
     if (!inner || inner === hit) break;
