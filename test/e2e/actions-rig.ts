@@ -84,12 +84,14 @@ async function confirmWhile<T>(panel: Page, pending: Promise<T>): Promise<T> {
   return settled;
 }
 
-export async function startActionRig(options: { dist?: string; preact?: boolean } = {}): Promise<ActionRig> {
-  const routes: Route[] = [];
+export async function startActionRig(
+  options: { dist?: string; preact?: boolean; routes?: Route[]; profile?: string } = {},
+): Promise<ActionRig> {
+  const routes: Route[] = [...(options.routes ?? [])];
   if (options.preact) routes.push(serveFile('/actions/preact-app.js', await buildPreactFixture()));
   const broker = await startBroker({ token: 'actions-token', chunkDelayMs: 0 });
   const fixtures = await startFixtureServer(routes);
-  const launched = await launchWithExtension(options.dist);
+  const launched = await launchWithExtension(options.dist, options.profile ? { profile: options.profile } : {});
   const panel = await openPanelTab(launched);
   await addAgentThroughForm(panel, { name: 'Actor', url: broker.url, token: 'actions-token' });
   await panel.getByRole('button', { name: /Actor: connected/ }).waitFor({ timeout: 30_000 });
