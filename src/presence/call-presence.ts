@@ -25,7 +25,7 @@ export const OUTLINE_LEASE_MS = 60_000;
 const BRINGS_A_TAB = new Set(['navigate', 'new_tab', 'switch_tab']);
 
 export interface PresenceOptions {
-  groups: AgentTabGroups;
+  groups: Pick<AgentTabGroups, 'join'>;
   outline: OutlinePort;
   outlineOn(): boolean;
   /** The outline's words, e.g. "Claude is working in this tab". */
