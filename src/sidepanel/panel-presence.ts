@@ -55,7 +55,9 @@ export async function startPresence(o: PresenceOptions) {
     /** An agent that is no longer connected (or no longer there) takes its group with it. */
     follow(hub: AgentHub): void {
       hub.onChange(() => {
-        const connected = new Set(hub.views().flatMap((v) => (v.status === 'connected' ? [v.profile.id] : [])));
+        // An agent that is slow to answer a probe is still there: only a closed connection counts.
+        const live = (status: string) => status === 'connected' || status === 'unresponsive';
+        const connected = new Set(hub.views().flatMap((v) => (live(v.status) ? [v.profile.id] : [])));
         for (const agentId of groups.agentIds()) if (!connected.has(agentId)) void groups.dissolve(agentId);
       });
     },

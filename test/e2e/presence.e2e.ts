@@ -188,6 +188,22 @@ describe('what the user sees while an agent works', () => {
     await expect.poll(() => outlineCount(first), { timeout: 2_000 }).toBe(0);
   });
 
+  it('removes the outline when the action fails, and when it took the page elsewhere', async () => {
+    await first.bringToFront();
+    const snapshot = textOf(await rig.call('snapshot'));
+    const failed = await rig.call('click', { selector: '#no-such-element' });
+    expect(failed.isError).toBe(true);
+    expect(await outlineCount(first)).toBe(0);
+
+    const away = textOf(await rig.call('click', { ref: refIn(snapshot, /link "Go to the second page"/) }));
+    expect(away).toMatch(/the page changed to .*\/second\.html/);
+    expect(await outlineCount(first)).toBe(0);
+    // Coming back (from the back-forward cache or not) finds no outline left on the first page.
+    await first.goBack();
+    await first.locator('#slow').waitFor();
+    expect(await outlineCount(first)).toBe(0);
+  });
+
   it('shows no outline once the user turns it off', async () => {
     await toggleSetting(rig, 'Outline pages during actions', false);
     await first.bringToFront();
