@@ -8,7 +8,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PanelServer } from '../../broker/panel-tools';
-import { colourFor } from '../../src/presence/colours';
+import { PNG } from 'pngjs';
+import { colourFor, OUTLINE_COLOURS } from '../../src/presence/colours';
 import { refIn, startActionRig, textOf, type ActionRig } from './actions-rig';
 import { addAgentThroughForm, waitFor } from './harness';
 
@@ -142,39 +143,59 @@ describe('what the user sees while an agent works', () => {
     expect((await groups(rig)).find((g) => g.title === 'Actor')?.urls).toEqual([first.url()]);
   });
 
-  it('outlines the page during a slow action, unseen by snapshot and find, never taking a click', async () => {
+  /** Runs `during` while a click that keeps the page busy (about 3 s) is under way, then checks the outline went. */
+  async function duringSlowAction(during: (snapshot: string) => Promise<void>): Promise<void> {
     await first.bringToFront();
     const snapshot = textOf(await rig.call('snapshot'));
     expect(await outlineCount(first)).toBe(0);
     const slow = rig.call('click', { ref: refIn(snapshot, /button "Start busy work"/) });
     await expect.poll(() => outlineCount(first), { timeout: 10_000 }).toBe(1);
-    expect(await outlineText(first)).toBe('Actor is working in this tab');
-
-    // Taken while the action runs: the outline is not in the page as the agent reads it.
-    const during = textOf(await rig.call('snapshot', { selector: 'html' }));
-    expect(during).toContain('button "Start busy work"');
-    expect(during).not.toMatch(/working in this tab|tabwright/i);
-    const found = textOf(await rig.call('find', { text: 'working' }));
-    expect(found).not.toMatch(/working in this tab/);
-    expect(await outlineCount(first)).toBe(1);
-
-    // The label sits over the page's corner button: a person's click and the agent's both reach the button.
-    const box = (await first.locator('#corner').boundingBox())!;
-    await first.mouse.click(box.x + box.width - 40, box.y + 8);
-    await expect.poll(() => first.locator('#corner-clicks').textContent()).toBe('1');
-    const hit = await first.evaluate(
-      ([x, y]) => document.elementFromPoint(x!, y!)?.id,
-      [box.x + box.width - 40, box.y + 8],
-    );
-    expect(hit).toBe('corner');
-    const corner = textOf(await rig.call('click', { ref: refIn(snapshot, /button "Corner"/) }));
-    expect(corner).toMatch(/^Clicked <button> "Corner"/);
-    await expect.poll(() => first.locator('#corner-clicks').textContent()).toBe('2');
-
+    await during(snapshot);
     const result = textOf(await slow);
     expect(result).toMatch(/^Clicked <button> "Start busy work"/);
+    // Not in the diff either.
     expect(result).not.toMatch(/working in this tab/);
     expect(await outlineCount(first)).toBe(0);
+  }
+
+  it('outlines the page in the agent’s colour during a slow action, naming the agent', async () => {
+    await duringSlowAction(async () => {
+      const shot = await first.screenshot();
+      const picture = PNG.sync.read(shot);
+      expect(await first.locator('tabwright-outline').boundingBox()).toEqual({ x: 0, y: 0, width: 1100, height: 800 });
+      const at = (x: number, y: number) => {
+        const i = (picture.width * y + x) * 4;
+        return `#${[0, 1, 2].map((c) => picture.data[i + c]!.toString(16).padStart(2, '0')).join('')}`;
+      };
+      const colour = OUTLINE_COLOURS[colourFor(ids.Actor!)];
+      expect([at(300, 0), at(0, 400), at(1099, 400), at(300, 799)]).toEqual([colour, colour, colour, colour]);
+      expect(at(300, 100)).not.toBe(colour);
+      expect(await outlineText(first)).toBe('Actor is working in this tab');
+    });
+  });
+
+  it('keeps the outline out of a snapshot and a find taken while the action runs', async () => {
+    await duringSlowAction(async () => {
+      const during = textOf(await rig.call('snapshot', { selector: 'html' }));
+      expect(during).toContain('button "Start busy work"');
+      expect(during).not.toMatch(/working in this tab|tabwright/i);
+      const found = textOf(await rig.call('find', { text: 'working' }));
+      expect(found).not.toMatch(/working in this tab/);
+      expect(await outlineCount(first)).toBe(1);
+    });
+  });
+
+  it('never takes a click: a person’s and the agent’s both reach the button under the label', async () => {
+    await duringSlowAction(async (snapshot) => {
+      const box = (await first.locator('#corner').boundingBox())!;
+      const [x, y] = [box.x + box.width - 40, box.y + 8];
+      expect(await first.evaluate(([px, py]) => document.elementFromPoint(px!, py!)?.id, [x, y])).toBe('corner');
+      await first.mouse.click(x, y);
+      await expect.poll(() => first.locator('#corner-clicks').textContent()).toBe('1');
+      const corner = textOf(await rig.call('click', { ref: refIn(snapshot, /button "Corner"/) }));
+      expect(corner).toMatch(/^Clicked <button> "Corner"/);
+      await expect.poll(() => first.locator('#corner-clicks').textContent()).toBe('2');
+    });
   });
 
   it('removes the outline when the action is cancelled', async () => {
