@@ -180,6 +180,15 @@ describe('AgentTabGroups', () => {
     expect(chrome.styles.get(groups.groupOf(ADA.id)!)?.title).toBe('Ada Two');
   });
 
+  it('ungroups every tab it grouped in one call when the panel closes', async () => {
+    const { chrome, groups } = setUp({ 1: {}, 2: {}, 3: {} });
+    await groups.join(ADA, 1);
+    await groups.join(BOB, 2);
+    groups.abandon();
+    expect(chrome.calls.at(-1)).toBe('ungroup 1,2');
+    expect([1, 2].map(chrome.groupOf)).toEqual([NO_GROUP, NO_GROUP]);
+  });
+
   it('cleans up the groups a closed panel left behind', async () => {
     const chrome = fakeChrome({ 1: { groupId: 55 }, 2: { groupId: 55 }, 3: { groupId: 9 } });
     const remembered = memory([55]);

@@ -140,6 +140,17 @@ export class AgentTabGroups {
     await this.#remember();
   }
 
+  /**
+   * The panel is closing: ungroups the tabs it put in groups with one call made at once, since
+   * nothing awaited after a page starts to unload is sure to run. What this misses, the next
+   * panel's `cleanUpLeftovers` removes.
+   */
+  abandon(): void {
+    const tabs = [...this.#agents.values()].flatMap((agent) => [...agent.tabs]);
+    for (const agent of this.#agents.values()) agent.tabs.clear();
+    if (tabs.length) void this.port.ungroup(tabs).catch((error: unknown) => this.options.onError?.(error));
+  }
+
   /** A panel that was closed mid-work left groups behind: they go before any agent starts. */
   cleanUpLeftovers(): Promise<void> {
     return this.#serial(async () => {

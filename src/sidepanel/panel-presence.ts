@@ -35,6 +35,8 @@ export async function startPresence(o: PresenceOptions) {
   });
   followTabGroupEvents(groups);
   await groups.cleanUpLeftovers();
+  // Closing the panel ends every agent's connection, so their groups go with it.
+  addEventListener('pagehide', () => groups.abandon());
   const presence = new CallPresence({
     groups,
     outline: chromeOutline(o.browser.page),

@@ -160,8 +160,7 @@ describe('what the user sees while an agent works', () => {
 
   it('outlines the page in the agent’s colour during a slow action, naming the agent', async () => {
     await duringSlowAction(async () => {
-      const shot = await first.screenshot();
-      const picture = PNG.sync.read(shot);
+      const picture = PNG.sync.read(await first.screenshot());
       expect(await first.locator('tabwright-outline').boundingBox()).toEqual({ x: 0, y: 0, width: 1100, height: 800 });
       const at = (x: number, y: number) => {
         const i = (picture.width * y + x) * 4;
@@ -252,5 +251,13 @@ describe('what the user sees while an agent works', () => {
     // Off means off: the agent working again makes no group.
     await secondAgent.call(`${secondAgent.name}.snapshot`, {});
     expect(await groups(rig)).toEqual([]);
+  });
+
+  it('takes the groups away when the panel closes', async () => {
+    await toggleSetting(rig, 'Group agent tabs', true);
+    await secondAgent.call(`${secondAgent.name}.snapshot`, {});
+    await expect.poll(async () => (await groups(rig)).map((g) => g.title)).toEqual(['Second']);
+    await rig.panel.close();
+    await expect.poll(() => groups(rig)).toEqual([]);
   });
 });
