@@ -7,6 +7,7 @@ const PURE = [
   'src/acp/**',
   'src/mcp-server/**',
   'src/room/**',
+  'src/presence/**',
   'src/shared/**',
   'src/page/**',
   'src/connectors/**/*.ts',

@@ -24,7 +24,7 @@ describe('the demo agent’s command table', () => {
     for (const command of Object.values(COMMANDS)) expect(help).toContain(`\`${command.usage}\` — ${command.summary}`);
     const listed = [...help.matchAll(/^- `(\w+)/gm)].map((m) => m[1]);
     expect(listed).toEqual(Object.keys(COMMANDS));
-    for (const name of ['help', 'snapshot', 'find', 'click', 'type', 'tabs', 'stream', 'ask']) {
+    for (const name of ['help', 'snapshot', 'find', 'click', 'type', 'tabs', 'downloads', 'stream', 'ask']) {
       expect(COMMANDS).toHaveProperty(name);
     }
   });

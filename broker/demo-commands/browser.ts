@@ -120,4 +120,13 @@ export const browserCommands: Record<string, DemoCommand> = {
         await io.say(fence(textOf(result)));
       }),
   },
+  downloads: {
+    usage: 'downloads',
+    summary: 'list recent downloads from allowed sites (when "Report downloads" is on)',
+    run: (_argument, io) =>
+      withBrowser(io, async (browser) => {
+        const result = await io.callTool(browser, `${browser.name}.downloads`, {});
+        await io.say(fence(textOf(result)));
+      }),
+  },
 };

@@ -3,6 +3,8 @@
  * Page tools act on the active tab of the panel's own window.
  */
 import { PageCommandError, type BrowserPort, type TabInfo } from './browser-port';
+import type { CallActivity } from './call-activity';
+import { DownloadWatch, reportStartedDownloads, type DownloadPort } from './downloads';
 import { auditUnknownTool, runGated, type SessionGrants } from './gates/call-gate';
 import { inspectTargets } from './gates/inspect-targets';
 import type { GateEnvironment } from './gates/types';
@@ -25,6 +27,10 @@ export interface BrowserServerOptions {
   grants: SessionGrants;
   /** Whether the agent is still offered this server; read on every call. */
   exposed?(): boolean;
+  /** Chrome's downloads: listed by the `downloads` tool and reported after write calls, while the user has it on. */
+  downloads?: DownloadPort;
+  /** What the user sees while a call works (tab group, outline). */
+  activity?: CallActivity;
 }
 
 export const BROWSER_INSTRUCTIONS =
@@ -105,19 +111,34 @@ export class BrowserToolServer implements ToolServer {
       readPage: (at, options = {}) => o.snapshots.capture(page, at, { signal, ...options }),
       checkDestination: (url) => o.gates.originRefusal(url),
       isTabVisible: async (url) => (await o.gates.originRefusal(url)) === undefined,
+      ...(o.downloads ? { downloads: o.downloads } : {}),
     };
+    const write = tool.effect === 'write';
+    // Watching from before the handler runs: a click's download can begin before its result is in.
+    const watch = write && o.downloads?.reporting() ? new DownloadWatch(o.downloads) : undefined;
     try {
-      if (tool.scope === 'page') {
-        // The gates resolved and checked the tab before the call got here.
-        if (!tab) return new ResponseBuilder().error('There is no tab to act on.').build();
-        await tool.handle(args as never, { ...ctx, tab }, response);
+      const work = async () => {
+        if (tool.scope === 'page') {
+          // The gates resolved and checked the tab before the call got here.
+          if (!tab) throw new PageCommandError('There is no tab to act on.', 'no-tab');
+          await tool.handle(args as never, { ...ctx, tab }, response);
+        } else {
+          await tool.handle(args as never, ctx, response);
+        }
+      };
+      if (o.activity) {
+        const call = { tool: tool.name, write, target: tool.scope, tab, windowId: o.windowId, signal };
+        await o.activity.around({ ...call, checkDestination: ctx.checkDestination }, work);
       } else {
-        await tool.handle(args as never, ctx, response);
+        await work();
       }
+      if (watch && !response.isError) await reportStartedDownloads(watch, ctx.checkDestination, response, signal);
     } catch (error) {
       if (signal.aborted) throw error;
       if (error instanceof PageCommandError) return new ResponseBuilder().error(error.message).build();
       throw error;
+    } finally {
+      watch?.dispose();
     }
     return response.build();
   }

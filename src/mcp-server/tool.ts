@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { PagePort, TabInfo, ToolBrowser } from './browser-port';
+import type { DownloadPort } from './downloads';
 import type { ResponseBuilder } from './response';
 import type { Snapshot, SnapshotService } from './snapshot-service';
 import type { ToolSpec } from './tool-spec';
@@ -22,6 +23,8 @@ export interface ToolContext {
   checkDestination(url: string): Promise<string | undefined>;
   /** Whether the agent may see this tab's title and URL (the tab list hides the rest). */
   isTabVisible(url: string | undefined): Promise<boolean>;
+  /** Chrome's downloads, when the panel can report them (absent in builds and tests without it). */
+  readonly downloads?: DownloadPort;
 }
 
 export interface PageToolContext extends ToolContext {

@@ -12,6 +12,7 @@ import { runSettle } from './commands/settle';
 import { runType } from './commands/type';
 import { runInspectTargets } from './commands/inspect-targets';
 import { runGetText } from './commands/get-text';
+import { runOutline } from './commands/outline';
 import { runReadDom } from './commands/read-dom';
 import { runFrameSlots, runSnapshot } from './commands/snapshot';
 import { runViewport } from './commands/viewport';
@@ -43,6 +44,7 @@ const handlers: Handlers = {
   cancelWait: runCancelWait,
   viewport: runViewport,
   frameSlots: runFrameSlots,
+  outline: runOutline,
 };
 
 /** Works in insecure contexts too (plain http), where `crypto.randomUUID` is missing. */

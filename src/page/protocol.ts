@@ -128,6 +128,18 @@ export const SettleCommand = z.object({ op: z.literal('settle'), ...actionFields
 /** Which element targets are password fields, so values typed into them are masked. */
 export const InspectTargetsCommand = z.object({ op: z.literal('inspectTargets'), targets: z.array(ElementTarget) });
 
+/** Shows the outline naming the agent while an action runs (for at most `leaseMs`), or removes it. */
+export const OutlineCommand = z.object({
+  op: z.literal('outline'),
+  show: z.boolean(),
+  label: z.string().max(200).default(''),
+  colour: z
+    .string()
+    .regex(/^#[0-9a-f]{6}$/i)
+    .default('#1a73e8'),
+  leaseMs: z.number().int().positive().default(60_000),
+});
+
 export const PageCommand = z.discriminatedUnion('op', [
   SnapshotCommand,
   InspectTargetsCommand,
@@ -145,6 +157,7 @@ export const PageCommand = z.discriminatedUnion('op', [
   CancelWaitCommand,
   ViewportCommand,
   FrameSlotsCommand,
+  OutlineCommand,
 ]);
 export type PageCommand = z.input<typeof PageCommand>;
 
@@ -221,6 +234,7 @@ const replies = {
   cancelWait: z.object({ cancelled: z.boolean() }),
   viewport: ViewportReply,
   frameSlots: z.object({ frames: FrameSlots }),
+  outline: z.object({ shown: z.boolean() }),
 } as const;
 type Replies = typeof replies;
 

@@ -6,6 +6,7 @@
 import { computeAccessibleName } from 'dom-accessibility-api';
 import { closedDetailsSummary, flatChildren } from './flat-tree';
 import { withLabelIndex } from './label-index';
+import { isAgentOutline } from './outline';
 import { clip, neutraliseText } from './neutralise';
 import { styleSheetsCanAddText } from './pseudo-content';
 import type { RefRegistry } from './refs';
@@ -160,7 +161,7 @@ class SnapshotWalker {
     const tag = element.localName;
     // Hidden password fields too: a page may show one as text later.
     if (tag === 'input') rememberPasswordField(element);
-    if (SKIPPED_TAGS.has(tag) || element.getAttribute('aria-hidden') === 'true') return;
+    if (SKIPPED_TAGS.has(tag) || element.getAttribute('aria-hidden') === 'true' || isAgentOutline(element)) return;
     const style = this.#styleOf(element);
     const display = style.display;
     if (display === 'none') {

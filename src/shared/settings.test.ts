@@ -52,6 +52,25 @@ describe('loadSettings', () => {
       connectorHealthMinutes: 10,
     });
   });
+  it('migrates version 3 to groups and outlines on and download reports off, keeping everything else', () => {
+    const { settings, migratedFrom } = loadSettings({
+      version: 3,
+      actMode: true,
+      screenshots: true,
+      connectors: { fossil: { enabled: true, sites: ['http://127.0.0.1:8080'] } },
+    });
+    expect(migratedFrom).toBe(3);
+    expect(settings).toMatchObject({
+      version: SETTINGS_VERSION,
+      actMode: true,
+      screenshots: true,
+      connectors: { fossil: { enabled: true, sites: ['http://127.0.0.1:8080'] } },
+      reportDownloads: false,
+      agentTabGroups: true,
+      agentOutline: true,
+    });
+    expect(settings.downloadsSince).toBeUndefined();
+  });
   it('reports unreadable settings instead of hiding it', () => {
     expect(loadSettings({ version: 1, loopGuardCap: 'many' }).problem).toMatch(/could not be read/);
     expect(loadSettings({ version: 99 }).problem).toMatch(/newer Tabwright/);

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { BlockEntry } from '../mcp-server/gates/blocklist';
 
-export const SETTINGS_VERSION = 3;
+export const SETTINGS_VERSION = 4;
 
 export const Dialect = z.enum(['both', 'a', 'b']);
 export type Dialect = z.infer<typeof Dialect>;
@@ -55,6 +55,14 @@ export const Settings = z.object({
   /** Connectors by id (built-in and imported recipes). */
   connectors: z.record(z.string(), ConnectorSettings).default({}),
   connectorHealthMinutes: z.number().int().min(1).max(1440).default(10),
+  /** Actions say which downloads they started, and the `downloads` tool lists them (needs Chrome's grant). */
+  reportDownloads: z.boolean().default(false),
+  /** When reporting was turned on: downloads that started earlier are never shown. */
+  downloadsSince: z.number().int().nonnegative().optional(),
+  /** Tabs an agent works in join a tab group named after it. */
+  agentTabGroups: z.boolean().default(true),
+  /** While an action runs, the page shows an outline naming the agent. */
+  agentOutline: z.boolean().default(true),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -72,6 +80,8 @@ const migrations: Record<number, Migration> = {
   1: (old) => ({ ...old, version: 2, blocklist: { removed: [], custom: [] } }),
   // Version 3 adds connectors, all off until the user turns one on.
   2: (old) => ({ ...old, version: 3, connectors: {}, connectorHealthMinutes: 10 }),
+  // Version 4 adds what the user sees while an agent works: groups and outlines on, download reports off.
+  3: (old) => ({ ...old, version: 4, reportDownloads: false, agentTabGroups: true, agentOutline: true }),
 };
 
 export type LoadedSettings = { settings: Settings; migratedFrom?: number; problem?: string };

@@ -18,6 +18,7 @@ import { h } from './dom';
 import { localise, t } from './i18n';
 import { mountChat, restoreChat } from './panel-chat';
 import { startConnectors } from './panel-connectors';
+import { startPresence } from './panel-presence';
 import { wireGates } from './gates-wiring';
 import { agentForm, type NewAgent } from './views/agent-form';
 import { roomSettingsSection } from './views/room-settings';
@@ -76,6 +77,14 @@ export async function startPanel(): Promise<void> {
     candidates: (profile) => [profile.serverName, ...connectors.hub.enabled().map((connector) => connector.id)],
   });
   const { killSwitch, gates, grants } = gatesWiring;
+  const presence = await startPresence({
+    windowId,
+    browser,
+    originRefusal: (url) => gates.originRefusal(url),
+    session: chromeArea(chrome.storage.session),
+    settings: () => settings,
+    saveSettings,
+  });
   const version = chrome.runtime.getManifest().version;
   const browserServers = new Map<string, ToolServer>();
   const connectors = await startConnectors({
@@ -98,10 +107,11 @@ export async function startPanel(): Promise<void> {
     const key = `${profile.id}:${profile.serverName}`;
     let server = browserServers.get(key);
     if (!server) {
+      const agentName = () => settings.agents.find((a) => a.id === profile.id)?.name ?? profile.name;
       server = new BrowserToolServer({
         name: profile.serverName,
         version,
-        agentName: () => settings.agents.find((a) => a.id === profile.id)?.name ?? profile.name,
+        agentName,
         windowId,
         tools: browserTools,
         browser,
@@ -109,6 +119,8 @@ export async function startPanel(): Promise<void> {
         gates,
         grants,
         exposed: gatesWiring.exposedFor(profile.id, profile.serverName),
+        downloads: presence.downloads,
+        activity: presence.activityFor(profile.id, agentName),
       });
       browserServers.set(key, server);
     }
@@ -138,6 +150,7 @@ export async function startPanel(): Promise<void> {
     roomMode: () => settings.roomMode,
     loopGuardCap: () => settings.loopGuardCap,
   });
+  presence.follow(hub);
   connectors.onServersChange((change) => {
     if (change.kind === 'tools') hub.announceListChanged(`connector:${change.connectorId}`);
   });
@@ -207,6 +220,7 @@ export async function startPanel(): Promise<void> {
       ...(showingSettings
         ? [
             settingsPanel(),
+            presence.section(),
             roomSettingsSection({
               settings: () => settings,
               save: (change) => saveSettings({ ...settings, ...change }),

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { BrowserToolServer } from '../browser-server';
+import { fakeDownloads } from '../fake-downloads';
 import { inputJsonSchema } from '../registry';
 import { MemoryRefCounters, SnapshotService } from '../snapshot-service';
 import type { BrowserTool } from '../tool';
@@ -90,6 +91,19 @@ async function runCase(tool: BrowserTool, act: boolean, site: Site, answer: Conf
   ]);
   const audit: AuditEntry[] = [];
   const asked: ConfirmRequest[] = [];
+  // One download from the site under test, one from a site that is never allowed.
+  const download = { state: 'complete', bytesReceived: 10, totalBytes: 10, startTime: 5 } as const;
+  const downloads = fakeDownloads([
+    { ...download, id: 1, filename: '/d/site-file.csv', url: site.url, finalUrl: site.url, referrer: site.url },
+    {
+      ...download,
+      id: 2,
+      filename: '/d/other-file.csv',
+      url: 'https://other.example/f',
+      finalUrl: 'https://other.example/f',
+      referrer: 'https://other.example/',
+    },
+  ]);
   const gates = createGateEnvironment({
     killed: () => false,
     actMode: () => act,
@@ -115,6 +129,7 @@ async function runCase(tool: BrowserTool, act: boolean, site: Site, answer: Conf
     snapshots: new SnapshotService(new MemoryRefCounters()),
     gates,
     grants: new SessionGrants(),
+    downloads,
   });
   const args = sampleArgs(tool, site.url, 2);
   const result = await server.call(`tabwright.${tool.name}`, args, {
@@ -158,6 +173,11 @@ describe('the gate matrix', () => {
                 expect(text.includes('Secret title')).toBe(visible);
                 expect(text.includes(site.url)).toBe(visible);
                 if (!visible) expect(text).toContain('(not allowed)');
+              }
+              if (tool.name === 'downloads') {
+                const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+                expect(text.includes('site-file.csv')).toBe(site.allowed && !site.blocked);
+                expect(text).not.toContain('other-file.csv');
               }
               if (tool.capturesScreen) expect(browser.effects).toContain('capture');
             } else {

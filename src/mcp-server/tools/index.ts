@@ -2,6 +2,7 @@
 import type { BrowserTool } from '../tool';
 import { click } from './click';
 import { closeTab } from './close-tab';
+import { downloads } from './downloads';
 import { fillForm } from './fill-form';
 import { history } from './history';
 import { hover } from './hover';
@@ -28,6 +29,7 @@ export const browserTools: readonly BrowserTool[] = [
   readDom,
   screenshot,
   tabs,
+  downloads,
   waitFor,
   scroll,
   hover,

@@ -5,6 +5,7 @@
  * a spinner going away); when time runs out the refusal names the check that failed, and nothing
  * has been done to the page.
  */
+import { isAgentOutline } from '../outline';
 import { describeElement } from './describe';
 import { nextFrame, sleep, throwIfCancelled } from './timing';
 
@@ -74,6 +75,8 @@ function slotOfTextAt(host: Element, x: number, y: number): HTMLSlotElement | un
  */
 export function deepElementFromPoint(document: Document, x: number, y: number): Element | null {
   let hit = document.elementFromPoint(x, y);
+  // The outline takes no pointer events; should a page's styles undo that, it still never counts as a cover.
+  if (hit && isAgentOutline(hit)) hit = document.elementsFromPoint(x, y).find((e) => !isAgentOutline(e)) ?? null;
   while (hit) {
     if (hit.shadowRoot) {
       const inner = hit.shadowRoot.elementFromPoint(x, y);

@@ -44,7 +44,8 @@ export function rerender(root: HTMLElement, build: () => Node[]): void {
   again?.focus();
 }
 
-function toggle(id: string, label: string, hint: string, checked: boolean, onChange: (on: boolean) => void) {
+/** A labelled on/off switch with its hint. */
+export function toggle(id: string, label: string, hint: string, checked: boolean, onChange: (on: boolean) => void) {
   const input = h('input', { type: 'checkbox', id, role: 'switch', checked, 'aria-describedby': `${id}-hint` });
   input.addEventListener('change', () => onChange(input.checked));
   return h(

@@ -1,0 +1,22 @@
+/**
+ * What the panel shows while a call works (the agent's tab group, the outline on the page): a hook
+ * that wraps every call the gates let through, so neither the tools nor the gates know about it.
+ */
+import type { TabInfo } from './browser-port';
+
+export interface ActiveCall {
+  tool: string;
+  write: boolean;
+  /** `page` tools act in `tab`; `tabs` tools work on the tab set (and may leave another tab in front). */
+  target: 'page' | 'tabs';
+  tab: TabInfo | undefined;
+  windowId: number;
+  signal: AbortSignal;
+  /** The origin gate's decision for a URL, for a tab the call ends up in. */
+  checkDestination(url: string): Promise<string | undefined>;
+}
+
+export interface CallActivity {
+  /** Runs `work` (the tool's handler); whatever it shows must be gone when this settles, however `work` ends. */
+  around(call: ActiveCall, work: () => Promise<void>): Promise<void>;
+}

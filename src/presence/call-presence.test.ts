@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import type { TabInfo } from '../mcp-server/browser-port';
+import type { ActiveCall } from '../mcp-server/call-activity';
+import { CallPresence, type OutlinePort } from './call-presence';
+import { colourFor, OUTLINE_COLOURS } from './colours';
+
+const tab = (id: number, url = 'https://app.example/'): TabInfo => ({
+  id,
+  windowId: 1,
+  url,
+  title: 't',
+  active: true,
+  loading: false,
+});
+
+function setUp(options: { outlineOn?: () => boolean; front?: TabInfo; showFails?: boolean } = {}) {
+  const log: string[] = [];
+  const outline: OutlinePort = {
+    async show(tabId, label, colour) {
+      log.push(`show ${tabId} ${label} ${colour}`);
+      if (options.showFails) throw new Error('Cannot access a chrome:// URL');
+    },
+    async hide(tabId) {
+      log.push(`hide ${tabId}`);
+    },
+  };
+  const errors: unknown[] = [];
+  const presence = new CallPresence({
+    groups: { join: async (agent, tabId) => void log.push(`join ${agent.name} ${tabId}`) },
+    outline,
+    outlineOn: options.outlineOn ?? (() => true),
+    label: (name) => `${name} is working here`,
+    activeTab: async () => options.front,
+    onError: (error) => errors.push(error),
+  });
+  return { log, errors, presence };
+}
+
+function call(overrides: Partial<ActiveCall> = {}): ActiveCall {
+  return {
+    tool: 'click',
+    write: true,
+    target: 'page',
+    tab: tab(1),
+    windowId: 1,
+    signal: new AbortController().signal,
+    checkDestination: async (url) => (url.startsWith('https://app.example') ? undefined : 'Refused: not allowed'),
+    ...overrides,
+  };
+}
+
+const ada = { id: 'ada', name: 'Ada' };
+const bob = { id: 'bob', name: 'Bob' };
+
+describe('CallPresence', () => {
+  it('outlines the page in the agent’s colour for exactly as long as a write action runs, and groups its tab', async () => {
+    const { log, presence } = setUp();
+    await presence.activityFor(() => ada).around(call(), async () => void log.push('work'));
+    expect(log).toEqual([
+      'join Ada 1',
+      `show 1 Ada is working here ${OUTLINE_COLOURS[colourFor('ada')]}`,
+      'work',
+      'hide 1',
+    ]);
+  });
+
+  it('removes the outline when the action fails or is cancelled', async () => {
+    const { log, presence } = setUp();
+    const activity = presence.activityFor(() => ada);
+    await expect(activity.around(call(), () => Promise.reject(new Error('stale ref')))).rejects.toThrow('stale ref');
+    const controller = new AbortController();
+    const cancelled = activity.around(call({ signal: controller.signal }), async () => {
+      controller.abort();
+      throw new Error('cancelled');
+    });
+    await expect(cancelled).rejects.toThrow('cancelled');
+    expect(log.filter((line) => line.startsWith('hide'))).toEqual(['hide 1', 'hide 1']);
+  });
+
+  it('shows no outline for reads, or when turned off, but still groups the tab', async () => {
+    let on = true;
+    const { log, presence } = setUp({ outlineOn: () => on });
+    const activity = presence.activityFor(() => ada);
+    await activity.around(call({ tool: 'snapshot', write: false }), async () => {});
+    on = false;
+    await activity.around(call(), async () => {});
+    expect(log).toEqual(['join Ada 1', 'join Ada 1']);
+  });
+
+  it('keeps one outline while calls overlap in a tab, naming whoever still acts, and removes it after the last', async () => {
+    const { log, presence } = setUp();
+    let finishAda!: () => void;
+    const adaCall = presence.activityFor(() => ada).around(call(), () => new Promise<void>((r) => (finishAda = r)));
+    await Promise.resolve();
+    let finishBob!: () => void;
+    const bobCall = presence.activityFor(() => bob).around(call(), () => new Promise<void>((r) => (finishBob = r)));
+    await new Promise((r) => setTimeout(r, 0));
+    finishBob();
+    await bobCall;
+    expect(log.filter((l) => l.startsWith('hide'))).toEqual([]);
+    expect(log.filter((l) => l.startsWith('show')).at(-1)).toMatch(/^show 1 Ada is working here/);
+    finishAda();
+    await adaCall;
+    expect(log.filter((l) => l.startsWith('hide'))).toEqual(['hide 1']);
+  });
+
+  it('lets the action run when the page cannot show an outline, and says why', async () => {
+    const { log, errors, presence } = setUp({ showFails: true });
+    await presence.activityFor(() => ada).around(call(), async () => void log.push('work'));
+    expect(log).toContain('work');
+    expect(errors).toHaveLength(1);
+  });
+
+  it('groups the tab a navigation or new tab leaves in front, when that tab is on an allowed site', async () => {
+    const allowed = setUp({ front: tab(9) });
+    await allowed.presence
+      .activityFor(() => ada)
+      .around(call({ tool: 'new_tab', target: 'tabs', tab: undefined }), async () => {});
+    expect(allowed.log).toEqual(['join Ada 9']);
+    const refused = setUp({ front: tab(9, 'https://elsewhere.example/') });
+    await refused.presence
+      .activityFor(() => ada)
+      .around(call({ tool: 'navigate', target: 'tabs', tab: undefined }), async () => {});
+    expect(refused.log).toEqual([]);
+    const listing = setUp({ front: tab(9) });
+    await listing.presence
+      .activityFor(() => ada)
+      .around(call({ tool: 'tabs', write: false, target: 'tabs', tab: undefined }), async () => {});
+    expect(listing.log).toEqual([]);
+  });
+});

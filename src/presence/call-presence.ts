@@ -1,0 +1,92 @@
+/**
+ * What the user sees while an agent's call works: the tab joins the agent's group, and while a
+ * write action runs the page shows an outline naming the agent, removed when the action ends
+ * however it ends (done, failed, cancelled). Calls overlapping in one tab share the outline: it
+ * goes when the last of them ends. Chrome is behind the ports.
+ */
+import type { TabInfo } from '../mcp-server/browser-port';
+import type { ActiveCall, CallActivity } from '../mcp-server/call-activity';
+import { colourFor, OUTLINE_COLOURS } from './colours';
+import type { AgentRef, AgentTabGroups } from './tab-groups';
+
+export interface OutlinePort {
+  show(tabId: number, label: string, colour: string, leaseMs: number): Promise<void>;
+  /** Removes it from the tab's current document, if that document has one; never injects anything. */
+  hide(tabId: number): Promise<void>;
+}
+
+/**
+ * The page removes an outline by itself after this long, in case the panel went away mid-action:
+ * longer than any action may take (its page deadline plus a load).
+ */
+export const OUTLINE_LEASE_MS = 60_000;
+
+/** Tools that leave the agent working in whatever tab is in front afterwards. */
+const BRINGS_A_TAB = new Set(['navigate', 'new_tab', 'switch_tab']);
+
+export interface PresenceOptions {
+  groups: Pick<AgentTabGroups, 'join'>;
+  outline: OutlinePort;
+  outlineOn(): boolean;
+  /** The outline's words, e.g. "Claude is working in this tab". */
+  label(agentName: string): string;
+  activeTab(windowId: number): Promise<TabInfo | undefined>;
+  onError?(error: unknown): void;
+}
+
+export class CallPresence {
+  /** The agents with an action running, per tab, oldest first. */
+  readonly #acting = new Map<number, AgentRef[]>();
+
+  constructor(private readonly o: PresenceOptions) {}
+
+  /** The hook for one agent's browser server; `agent` is read on every call (the user may rename it). */
+  activityFor(agent: () => AgentRef): CallActivity {
+    return { around: (call, work) => this.#around(agent(), call, work) };
+  }
+
+  async #around(agent: AgentRef, call: ActiveCall, work: () => Promise<void>): Promise<void> {
+    const tab = call.target === 'page' ? call.tab : undefined;
+    const joined = tab ? this.o.groups.join(agent, tab.id) : Promise.resolve();
+    const outlined = tab && call.write && this.o.outlineOn() ? tab.id : undefined;
+    if (outlined !== undefined) await this.#begin(outlined, agent);
+    try {
+      await work();
+    } finally {
+      if (outlined !== undefined) await this.#end(outlined, agent);
+      await joined;
+    }
+    if (!tab && call.write && BRINGS_A_TAB.has(call.tool)) await this.#joinFront(agent, call);
+  }
+
+  async #joinFront(agent: AgentRef, call: ActiveCall): Promise<void> {
+    const front = await this.o.activeTab(call.windowId).catch(() => undefined);
+    if (!front?.url || (await call.checkDestination(front.url)) !== undefined) return;
+    await this.o.groups.join(agent, front.id);
+  }
+
+  async #begin(tabId: number, agent: AgentRef): Promise<void> {
+    const acting = this.#acting.get(tabId) ?? [];
+    acting.push(agent);
+    this.#acting.set(tabId, acting);
+    await this.#show(tabId, agent);
+  }
+
+  async #end(tabId: number, agent: AgentRef): Promise<void> {
+    const acting = this.#acting.get(tabId) ?? [];
+    const at = acting.indexOf(agent);
+    if (at >= 0) acting.splice(at, 1);
+    const still = acting.at(-1);
+    if (still) return this.#show(tabId, still);
+    this.#acting.delete(tabId);
+    await this.o.outline.hide(tabId).catch((error: unknown) => this.o.onError?.(error));
+  }
+
+  async #show(tabId: number, agent: AgentRef): Promise<void> {
+    const colour = OUTLINE_COLOURS[colourFor(agent.id)];
+    // A page that cannot show it (a browser page, a frame gone) still gets the action.
+    await this.o.outline
+      .show(tabId, this.o.label(agent.name), colour, OUTLINE_LEASE_MS)
+      .catch((error: unknown) => this.o.onError?.(error));
+  }
+}
