@@ -57,6 +57,8 @@ function serverWith(options: {
   actMode?: boolean;
   answer?: ConfirmAnswer;
   allowed?: boolean;
+  /** A path prefix on app.test the blocklist covers. */
+  blockedPath?: string;
   enabled?: boolean;
   site?: string;
 }) {
@@ -68,8 +70,13 @@ function serverWith(options: {
     now: () => 0,
     killed: () => false,
     actMode: () => options.actMode ?? false,
-    originRefusal: async (url) =>
-      options.allowed === false ? `Refused: ${new URL(url!).origin} is not an allowed site.` : undefined,
+    originRefusal: async (url) => {
+      if (options.allowed === false) return `Refused: ${new URL(url!).origin} is not an allowed site.`;
+      if (options.blockedPath && new URL(url!).pathname.startsWith(options.blockedPath)) {
+        return `Refused: ${new URL(url!).origin} is on the high-risk blocklist (app.test${options.blockedPath}).`;
+      }
+      return undefined;
+    },
     captureRefusal: async () => undefined,
     secretValues: () => [],
     confirm: async (request) => {
@@ -141,6 +148,18 @@ describe('a connector as its own MCP server', () => {
     expect(text(await refused.call('demo.list'))).toContain('is not an allowed site');
     expect(refused.port.opened).toEqual([]);
     expect(text(await serverWith({ site: undefined }).call('demo.list'))).toContain('no web page to work on');
+  });
+
+  it('puts the pages a tool reaches to the same decision as the site, and returns nothing from a refused one', async () => {
+    const { call, port, worked } = serverWith({ blockedPath: '/things' });
+    const result = await call('demo.list', { n: 2 });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain('Demo App was sent to http://app.test/things, which Tabwright may not read.');
+    expect(text(result)).toContain('high-risk blocklist (app.test/things)');
+    expect(result.structuredContent).toBeUndefined();
+    // Refused before the connector's tab was even opened.
+    expect(port.visited).toEqual([]);
+    expect(worked).toEqual([]);
   });
 
   it('checks arguments before anything runs', async () => {

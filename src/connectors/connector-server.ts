@@ -151,6 +151,8 @@ export class ConnectorToolServer implements ToolServer {
       site,
       auth: connector.auth,
       port: this.o.port,
+      // Every URL the connector reaches meets the decision the browser tools meet.
+      urlRefusal: (url) => this.o.gates.originRefusal(url),
       signal,
       log: (message) => this.o.log(connector, message),
     });

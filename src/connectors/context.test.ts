@@ -1,10 +1,26 @@
 import { describe, expect, it } from 'vitest';
+import { Blocklist, customEntry } from '../mcp-server/gates/blocklist';
+import { createGateEnvironment } from '../mcp-server/gates/environment';
 import { createConnectorContext } from './context';
 import { FakeTabPort, type FakeSite } from './fake-tab-port';
 import { AuthExpiredError, ConnectorError, type SignedOutSigns } from './sdk';
 
 const SITE = 'http://app.test/base/';
 const AUTH: SignedOutSigns = { loginPath: '/login', loginSelector: 'form#login', signInPath: 'login' };
+
+/** The gates as the panel assembles them: app.test allowed and granted, its /base/private blocked by the user. */
+const gates = createGateEnvironment({
+  killed: () => false,
+  actMode: () => false,
+  allowedSites: () => ['http://app.test'],
+  screenshots: () => false,
+  blocklist: () => new Blocklist([customEntry('app.test/base/private', new Set()) as never]),
+  hasHostPermission: async () => true,
+  hasAllUrls: async () => false,
+  secretValues: () => [],
+  confirm: async () => 'deny',
+  audit: () => undefined,
+});
 
 function contextFor(site: FakeSite, auth: SignedOutSigns | undefined = AUTH) {
   const port = new FakeTabPort(site);
@@ -15,6 +31,7 @@ function contextFor(site: FakeSite, auth: SignedOutSigns | undefined = AUTH) {
     site: SITE,
     auth,
     port,
+    urlRefusal: (url) => gates.originRefusal(url),
     signal: new AbortController().signal,
     log: (message) => log.push(message),
     timeoutMs: 200,
@@ -94,5 +111,63 @@ describe('the connector context', () => {
     const { ctx } = contextFor({ pages: { '/base/': '<p id="x">home</p>' } });
     const read = (id: string, suffix: string) => `${document.getElementById(id)?.textContent}${suffix}`;
     expect(await ctx.evaluate(read, 'x', '!')).toBe('home!');
+  });
+
+  describe('every URL meets the gates, not only the site', () => {
+    const BLOCKED =
+      /Demo App .* http:\/\/app\.test\/base\/private\/?\S*, which Tabwright may not read\. Refused: .*high-risk blocklist \(app\.test\/base\/private\)/;
+    const secretPage = '<table><tr class="row"><td class="t">Salary 9000</td></tr></table>';
+
+    it('refuses to navigate to a blocked path, before the tab goes there', async () => {
+      const { ctx, port } = contextFor({ pages: { '/base/': '<p>home</p>', '/base/private/pay': secretPage } });
+      await expect(ctx.navigate('private/pay')).rejects.toThrow(BLOCKED);
+      expect(port.visited).toEqual([]);
+      // Percent-escapes and case do not get around it.
+      await expect(ctx.navigate('%50rivate/pay')).rejects.toThrow(/high-risk blocklist \(app\.test\/base\/private\)/);
+      await expect(ctx.navigate('PRIVATE//pay')).rejects.toThrow(/high-risk blocklist \(app\.test\/base\/private\)/);
+      expect(port.visited).toEqual([]);
+    });
+
+    it('refuses a page a redirect landed on, and reads nothing from it', async () => {
+      const { ctx } = contextFor({
+        pages: { '/base/': '<p>home</p>', '/base/go': 'redirect:/base/private/pay', '/base/private/pay': secretPage },
+      });
+      const error = await ctx.navigate('go', { waitFor: 'tr.row' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConnectorError);
+      expect((error as Error).message).toMatch(BLOCKED);
+      expect((error as Error).message).toContain('landed on');
+      expect((error as Error).message).not.toContain('Salary');
+      await expect(ctx.extractRows('tr.row', { t: 'td.t' })).rejects.toThrow(BLOCKED);
+      await expect(ctx.extractFields({ t: 'td.t' })).rejects.toThrow(BLOCKED);
+      await expect(ctx.evaluate(() => document.body.textContent)).rejects.toThrow(BLOCKED);
+    });
+
+    it('refuses once the page moved itself to a blocked route, seen when a wait or an extract finishes', async () => {
+      const { ctx, port } = contextFor({ pages: { '/base/': '<p>home</p>', '/base/app': secretPage } });
+      await ctx.navigate('app', { waitFor: 'tr.row' });
+      expect(await ctx.extractFields({ t: 'td.t' })).toEqual({ t: 'Salary 9000' });
+      port.pushState('/base/private/pay');
+      await expect(ctx.waitFor('tr.row')).rejects.toThrow(/moved to http:\/\/app\.test\/base\/private\/pay/);
+      await expect(ctx.extractRows('tr.row', { t: 'td.t' })).rejects.toThrow(BLOCKED);
+      await expect(ctx.extractFields({ t: 'td.t' })).rejects.toThrow(BLOCKED);
+      port.pushState('/base/app');
+      expect(await ctx.extractFields({ t: 'td.t' })).toEqual({ t: 'Salary 9000' });
+    });
+
+    it('refuses to fetch a blocked path, and a fetch that was redirected to one', async () => {
+      const { ctx, port } = contextFor({
+        pages: { '/base/': '<p>home</p>' },
+        fetches: {
+          '/base/private/pay': { status: 200, text: 'Salary 9000' },
+          '/base/export': { status: 200, url: 'http://app.test/base/private/pay', text: 'Salary 9000' },
+        },
+      });
+      await expect(ctx.fetch('private/pay')).rejects.toThrow(BLOCKED);
+      expect(port.fetched).toEqual([]);
+      const error = await ctx.fetch('export').catch((e: unknown) => e);
+      expect((error as Error).message).toMatch(BLOCKED);
+      expect((error as Error).message).toContain('was redirected to');
+      expect((error as Error).message).not.toContain('Salary');
+    });
   });
 });

@@ -3,8 +3,10 @@
  * here is pure: the port (implemented over `chrome.tabs` and `chrome.scripting` in
  * src/platform/connector-tabs.ts) opens, navigates and runs functions; this decides what to run,
  * keeps every request on the connector's site, and turns sign-in pages into AuthExpiredError.
+ * Every URL the connector goes to, fetches or lands on (after redirects, after the page changed
+ * its own route) is put to the gates' own decision before anything read from it is returned.
  */
-import { normaliseFieldMap, type ExtractedRecord, type FieldMap } from './fields';
+import { SECRET_FIELDS, normaliseFieldMap, type ExtractedRecord, type FieldMap } from './fields';
 import {
   extractInPage,
   fetchInPage,
@@ -37,6 +39,8 @@ export interface ContextOptions {
   site: string;
   auth: SignedOutSigns | undefined;
   port: ConnectorTabPort;
+  /** The gates' decision for one URL (allowed site, Chrome's grant, blocklist): refusal text, or nothing. */
+  urlRefusal(url: string): Promise<string | undefined>;
   signal: AbortSignal;
   log(message: string): void;
   /** Default wait for selectors and loads. */
@@ -54,10 +58,10 @@ export function signInUrl(site: string, auth: SignedOutSigns | undefined): strin
   return resolveOnSite(site, auth?.signInPath ?? auth?.loginPath ?? '').href;
 }
 
-function unwrap<T>(result: InPageResult<T> | undefined, what: string): T {
+function unwrap<T>(result: InPageResult<T> | undefined, what: string): { value: T; url: string | undefined } {
   if (!result) throw new ConnectorError(`The page gave no answer to ${what} (it may have navigated).`);
   if (!result.ok) throw new ConnectorError(result.error);
-  return result.value;
+  return { value: result.value, url: result.url };
 }
 
 export function createConnectorContext(o: ContextOptions): ConnectorContext {
@@ -70,6 +74,25 @@ export function createConnectorContext(o: ContextOptions): ConnectorContext {
     return tab;
   };
   const authError = () => new AuthExpiredError(signedOutMessage(o.connectorName, signInUrl(o.site, o.auth)));
+
+  /** Refuses a URL the gates do not allow, naming it, before anything from it goes further. */
+  const allowed = async (url: string, verb: string) => {
+    const refusal = await o.urlRefusal(url);
+    if (!refusal) return;
+    let where = url;
+    try {
+      const parsed = new URL(url);
+      where = parsed.origin + parsed.pathname;
+    } catch {
+      // Not a URL: the refusal says so.
+    }
+    throw new ConnectorError(`${o.connectorName} ${verb} ${where}, which Tabwright may not read. ${refusal}`);
+  };
+  /** The page the tab shows now, judged by the gates. */
+  const currentAllowed = async (id: number) => {
+    const state = await o.port.run(id, pageStateInPage, [null], o.signal);
+    await allowed(state.url, 'is on');
+  };
 
   /** Throws AuthExpiredError when the tab shows the site's sign-in page (or left the site for one). */
   const checkSignedIn = async (id: number) => {
@@ -86,6 +109,14 @@ export function createConnectorContext(o: ContextOptions): ConnectorContext {
     }
     // A redirect to another origin (single sign-on) means the session is gone too.
     if (url.origin !== siteOrigin) throw authError();
+    await allowed(url.href, 'landed on');
+  };
+
+  /** Extracted values leave only when the document they were read from is allowed. */
+  const read = async <T>(result: { value: T; url: string | undefined }): Promise<T> => {
+    if (result.url === undefined) throw new ConnectorError('The page did not say where it was; nothing was read.');
+    await allowed(result.url, 'is on');
+    return result.value;
   };
 
   const ctx: ConnectorContext = {
@@ -98,6 +129,7 @@ export function createConnectorContext(o: ContextOptions): ConnectorContext {
       } catch (error) {
         throw new ConnectorError(`Connectors stay on their site: ${(error as Error).message}`);
       }
+      await allowed(url.href, 'was sent to');
       const id = await tabId();
       o.log(`navigate ${url.pathname}${url.search}`);
       await o.port.navigate(id, url.href, o.signal);
@@ -110,7 +142,9 @@ export function createConnectorContext(o: ContextOptions): ConnectorContext {
         await o.port.run(id, waitInPage, [selector, options.timeoutMs ?? waitMs, options.gone ?? false], o.signal),
         `wait for ${selector}`,
       );
-      if (found) return;
+      // The page may have changed its route (history.pushState) while it was watched.
+      if (found.url !== undefined) await allowed(found.url, 'moved to');
+      if (found.value) return;
       await checkSignedIn(id);
       throw new ConnectorError(
         `${options.gone ? 'Still showing' : 'Did not find'} ${selector} on ${o.connectorName} after ${Math.round((options.timeoutMs ?? waitMs) / 1000)} s; the page may have changed.`,
@@ -118,27 +152,33 @@ export function createConnectorContext(o: ContextOptions): ConnectorContext {
     },
     async extractRows(rowSelector, fields, options = {}) {
       const id = await tabId();
-      return unwrap(
-        await o.port.run(
-          id,
-          extractInPage,
-          [{ rows: rowSelector, fields: normaliseFieldMap(fields), ...options }],
-          o.signal,
+      return read(
+        unwrap(
+          await o.port.run(
+            id,
+            extractInPage,
+            [{ rows: rowSelector, fields: normaliseFieldMap(fields), ...options, secret: SECRET_FIELDS }],
+            o.signal,
+          ),
+          'extract rows',
         ),
-        'extract rows',
       );
     },
     async extractFields(fields: FieldMap): Promise<ExtractedRecord> {
       const id = await tabId();
-      const [record] = unwrap(
-        await o.port.run(id, extractInPage, [{ fields: normaliseFieldMap(fields) }], o.signal),
-        'extract fields',
+      const [record] = await read(
+        unwrap(
+          await o.port.run(id, extractInPage, [{ fields: normaliseFieldMap(fields), secret: SECRET_FIELDS }], o.signal),
+          'extract fields',
+        ),
       );
       return record ?? {};
     },
     async evaluate<Args extends unknown[], R>(fn: (...args: Args) => R, ...args: Args): Promise<Awaited<R>> {
       const id = await tabId();
-      return o.port.run(id, fn, args, o.signal);
+      const result = await o.port.run(id, fn, args, o.signal);
+      await currentAllowed(id);
+      return result;
     },
     async fetch(path, options = {}): Promise<PageFetchResponse> {
       let url: URL;
@@ -147,9 +187,10 @@ export function createConnectorContext(o: ContextOptions): ConnectorContext {
       } catch (error) {
         throw new ConnectorError(`Connectors only fetch from their site: ${(error as Error).message}`);
       }
+      await allowed(url.href, 'was asked to fetch');
       const id = await tabId();
       o.log(`${options.method ?? 'GET'} ${url.pathname}${url.search}`);
-      const response = unwrap(
+      const { value: response } = unwrap(
         await o.port.run(
           id,
           fetchInPage,
@@ -176,6 +217,7 @@ export function createConnectorContext(o: ContextOptions): ConnectorContext {
       ) {
         throw authError();
       }
+      await allowed(landed.href, 'was redirected to');
       return response;
     },
     async url() {

@@ -71,6 +71,11 @@ export class FakeTabPort implements ConnectorTabPort {
     }
   }
 
+  /** The page changes its own route, as a single-page app does with history.pushState. */
+  pushState(path: string): void {
+    this.#dom!.window.history.pushState({}, '', path);
+  }
+
   get url(): string {
     return this.#dom?.window.location.href ?? '';
   }

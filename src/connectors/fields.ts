@@ -3,6 +3,7 @@
  * these shapes; the page runs them through `extractInPage`, so no connector code enters the page.
  */
 import { z } from 'zod';
+import { HIDDEN_VALUE, SECRET_AUTOCOMPLETE_TOKENS } from '../page/secret-field';
 
 const Selector = z.string().min(1).max(500);
 
@@ -52,7 +53,15 @@ export interface ExtractRequest {
   within?: string;
   fields: Record<string, Required<Pick<z.output<typeof FieldPick>, 'pick' | 'all'>> & z.output<typeof FieldPick>>;
   limit?: number;
+  /** How the page tells a secret field, and what it reads as instead of its value (src/page/secret-field.ts). */
+  secret: { autocomplete: readonly string[]; hidden: string };
 }
+
+/** What extraction needs to know about secret fields, from the one module that decides it. */
+export const SECRET_FIELDS: ExtractRequest['secret'] = {
+  autocomplete: SECRET_AUTOCOMPLETE_TOKENS,
+  hidden: HIDDEN_VALUE,
+};
 
 export function normaliseFieldMap(map: FieldMap): ExtractRequest['fields'] {
   const fields: ExtractRequest['fields'] = {};

@@ -175,6 +175,7 @@ export class ConnectorHub {
       site,
       auth: connector.auth,
       port: this.o.port,
+      urlRefusal: (url) => this.o.gates.originRefusal(url),
       signal,
       log: (message) => this.o.log?.(connector.id, `health: ${message}`),
     });

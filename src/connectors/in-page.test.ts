@@ -1,10 +1,19 @@
 // @vitest-environment jsdom
 import { beforeEach, describe, expect, it } from 'vitest';
-import { normaliseFieldMap, type FieldMap } from './fields';
+import { isSecretField } from '../page/secret-field';
+import { SECRET_FIELDS, normaliseFieldMap, type FieldMap } from './fields';
 import { extractInPage, pageStateInPage, waitInPage } from './in-page';
 
 const rows = (rowSelector: string | undefined, fields: FieldMap, extra: { limit?: number; within?: string } = {}) =>
-  extractInPage({ ...(rowSelector ? { rows: rowSelector } : {}), fields: normaliseFieldMap(fields), ...extra });
+  extractInPage({
+    ...(rowSelector ? { rows: rowSelector } : {}),
+    fields: normaliseFieldMap(fields),
+    ...extra,
+    secret: SECRET_FIELDS,
+  });
+
+/** Where jsdom's document is: every read says where it was read. */
+const PAGE = 'http://localhost:3000/';
 
 beforeEach(() => {
   document.body.innerHTML = `
@@ -34,6 +43,7 @@ describe('extractInPage', () => {
     });
     expect(result).toEqual({
       ok: true,
+      url: PAGE,
       value: [
         {
           id: 'abc123',
@@ -47,7 +57,7 @@ describe('extractInPage', () => {
   });
 
   it('limits rows, and reads nothing outside `within`', () => {
-    expect(rows('tr', { id: 'td.id' }, { limit: 1 })).toEqual({ ok: true, value: [{ id: 'abc123' }] });
+    expect(rows('tr', { id: 'td.id' }, { limit: 1 })).toEqual({ ok: true, value: [{ id: 'abc123' }], url: PAGE });
     const inside = rows('tr', { first: 'td' }, { within: 'table.kv' });
     expect(inside.ok && inside.value.map((r) => r.first)).toEqual(['Status:', 'Assigned To:']);
   });
@@ -60,7 +70,11 @@ describe('extractInPage', () => {
         assignee: { selector: 'td.label', label: 'Assigned To' },
         missing: { selector: 'td.label', label: 'Priority' },
       }),
-    ).toEqual({ ok: true, value: [{ status: 'Open', type: 'Code_Defect', assignee: 'alice', missing: null }] });
+    ).toEqual({
+      ok: true,
+      value: [{ status: 'Open', type: 'Code_Defect', assignee: 'alice', missing: null }],
+      url: PAGE,
+    });
   });
 
   it('reads attributes, form values, every match, and whether anything matched', () => {
@@ -75,14 +89,65 @@ describe('extractInPage', () => {
       }),
     ).toEqual({
       ok: true,
+      url: PAGE,
       value: [{ tags: ['a', 'b'], words: ['one', 'two'], query: 'typed', hasTags: true, hasNothing: false, none: [] }],
     });
+  });
+
+  it('never reads the value of a secret field, however it is asked for', () => {
+    document.body.innerHTML = `
+      <input id="pw" type="password" value="hunter2">
+      <input id="shown" type="text" autocomplete="current-password" value="hunter3">
+      <input id="otp" autocomplete="one-time-code" value="123456">
+      <input id="fresh" type="password">
+      <input id="name" value="alice">`;
+    (document.getElementById('fresh') as HTMLInputElement).value = 'typed-secret';
+    const result = rows(undefined, {
+      pw: { selector: '#pw', pick: 'value' },
+      pwAttribute: { selector: '#pw', attribute: 'value' },
+      pwAttributeUpper: { selector: '#pw', attribute: 'VALUE' },
+      shown: { selector: '#shown', pick: 'value' },
+      otp: { selector: '#otp', pick: 'value' },
+      fresh: { selector: '#fresh', pick: 'value' },
+      all: { selector: 'input', pick: 'value', all: true },
+      name: { selector: '#name', pick: 'value' },
+    });
+    expect(result).toEqual({
+      ok: true,
+      url: PAGE,
+      value: [
+        {
+          pw: '(hidden)',
+          pwAttribute: '(hidden)',
+          pwAttributeUpper: '(hidden)',
+          shown: '(hidden)',
+          otp: '(hidden)',
+          fresh: '(hidden)',
+          all: ['(hidden)', '(hidden)', '(hidden)', '(hidden)', 'alice'],
+          name: 'alice',
+        },
+      ],
+    });
+  });
+
+  it('tells secret fields the way the page agent does', () => {
+    document.body.innerHTML = `
+      <input type="password"><input type="PASSWORD"><input autocomplete="new-password">
+      <input autocomplete="username one-time-code"><input autocomplete="cc-csc"><input autocomplete="cc-name">
+      <input type="text"><input name="password"><textarea autocomplete="current-password"></textarea>
+      <select autocomplete="cc-number"></select>`;
+    const fields = Array.from(document.body.children);
+    const inPage = rows(undefined, { v: { selector: 'input, textarea, select', pick: 'value', all: true } });
+    const hidden = inPage.ok ? (inPage.value[0]!.v as unknown[]).map((value) => value === '(hidden)') : [];
+    expect(hidden).toEqual(fields.map((field) => isSecretField(field)));
+    expect(hidden.filter(Boolean)).toHaveLength(5);
   });
 
   it('reads the row element itself when a field has no selector', () => {
     const result = rows('#tags li', { text: {}, tag: { attribute: 'data-tag' } });
     expect(result).toEqual({
       ok: true,
+      url: PAGE,
       value: [
         { text: 'one', tag: 'a' },
         { text: 'two', tag: 'b' },
@@ -103,14 +168,14 @@ describe('extractInPage', () => {
 describe('waitInPage', () => {
   it('resolves as soon as the selector appears', async () => {
     setTimeout(() => document.body.append(Object.assign(document.createElement('div'), { className: 'late' })), 20);
-    expect(await waitInPage('.late', 2_000, false)).toEqual({ ok: true, value: true });
+    expect(await waitInPage('.late', 2_000, false)).toEqual({ ok: true, value: true, url: PAGE });
   });
   it('waits for something to go away', async () => {
     setTimeout(() => document.getElementById('q')?.remove(), 20);
-    expect(await waitInPage('#q', 2_000, true)).toEqual({ ok: true, value: true });
+    expect(await waitInPage('#q', 2_000, true)).toEqual({ ok: true, value: true, url: PAGE });
   });
   it('says false after the timeout, and refuses bad CSS', async () => {
-    expect(await waitInPage('.never', 50, false)).toEqual({ ok: true, value: false });
+    expect(await waitInPage('.never', 50, false)).toEqual({ ok: true, value: false, url: PAGE });
     expect(await waitInPage('[', 50, false)).toMatchObject({ ok: false, code: 'bad-selector' });
   });
 });

@@ -5,7 +5,8 @@
  */
 import type { ExtractRequest, ExtractedRecord } from './fields';
 
-export type InPageResult<T> = { ok: true; value: T } | { ok: false; error: string; code: string };
+/** `url`: where the page was when the value was read, so the panel can judge that very document. */
+export type InPageResult<T> = { ok: true; value: T; url?: string } | { ok: false; error: string; code: string };
 
 /** Reads `request.fields` from each row (or once from the page). */
 export function extractInPage(request: ExtractRequest): InPageResult<ExtractedRecord[]> {
@@ -33,7 +34,17 @@ export function extractInPage(request: ExtractRequest): InPageResult<ExtractedRe
       throw { code: 'bad-selector', message: `The selector ${selector} is not valid CSS.` };
     }
   };
+  // The rule of isSecretField (src/page/secret-field.ts), restated here because this function
+  // travels alone; in-page.test.ts holds the two to the same answers.
+  const secretField = (element: Element): boolean => {
+    if (element.localName !== 'input') return false;
+    if ((element as HTMLInputElement).type === 'password') return true;
+    const tokens = (element.getAttribute('autocomplete') ?? '').toLowerCase().split(/\s+/);
+    return tokens.some((token) => request.secret.autocomplete.includes(token));
+  };
   const read = (element: Element, field: ExtractRequest['fields'][string]): string | number | null => {
+    const valueWanted = field.pick === 'value' || field.attribute?.toLowerCase() === 'value';
+    if (valueWanted && secretField(element)) return request.secret.hidden;
     if (field.attribute) return element.getAttribute(field.attribute);
     if (field.pick === 'href') {
       const link = (element.closest('a[href]') ?? element.querySelector('a[href]')) as HTMLAnchorElement | null;
@@ -76,7 +87,7 @@ export function extractInPage(request: ExtractRequest): InPageResult<ExtractedRe
       for (const [name, field] of Object.entries(request.fields)) record[name] = readField(scope, field);
       return record;
     });
-    return { ok: true, value: rows };
+    return { ok: true, value: rows, url: location.href };
   } catch (error) {
     const known = error as { code?: string; message?: string };
     return { ok: false, error: known.message ?? String(error), code: known.code ?? 'extract' };
@@ -97,7 +108,7 @@ export function waitInPage(selector: string, timeoutMs: number, gone: boolean): 
   }
   return new Promise((resolve) => {
     const done = () => present() !== gone;
-    if (done()) return resolve({ ok: true, value: true });
+    if (done()) return resolve({ ok: true, value: true, url: location.href });
     const observer = new MutationObserver(() => {
       if (done()) finish(true);
     });
@@ -105,7 +116,7 @@ export function waitInPage(selector: string, timeoutMs: number, gone: boolean): 
     const finish = (value: boolean) => {
       observer.disconnect();
       clearTimeout(timer);
-      resolve({ ok: true, value });
+      resolve({ ok: true, value, url: location.href });
     };
     observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   });

@@ -61,6 +61,26 @@ describe('get_text, read_dom, tabs and wait_for', () => {
     await shadow.close();
   });
 
+  it('read_dom never shows a secret field’s value: password, show-password and toggled fields, shadow roots', async () => {
+    const page = await p.open('/perception/secrets.html');
+    const secrets = ['hunter2', 'shown-hunter3', 'toggled-hunter4', 'shadow-hunter6'];
+    const first = textOf(await p.call('read_dom', { maxChars: 0 }));
+    expect(first).toContain('<input id="pw" type="password" value="(hidden)">');
+    expect(first).toContain('autocomplete="current-password" value="(hidden)"');
+    expect(first).toContain('value="alice"');
+    expect(first).toContain('Inside shadow');
+    for (const secret of secrets) expect(first).not.toContain(secret);
+    // A "show password" toggle makes the field plain text; it stays a secret.
+    await page.locator('#show').click();
+    expect(await page.locator('#toggled').getAttribute('type')).toBe('text');
+    const after = textOf(await p.call('read_dom', { selector: 'form' }));
+    expect(after).toContain('<input id="toggled" type="text" value="(hidden)">');
+    for (const secret of secrets) expect(after).not.toContain(secret);
+    // The page itself keeps its values.
+    expect(await page.locator('#pw').inputValue()).toBe('hunter2');
+    await page.close();
+  });
+
   it('tabs lists tab ids, marks the active one and hides tabs on sites that are not allowed', async () => {
     const hidden = await p.open('/perception/basics.html', p.fixtures.other);
     const shown = await p.open('/perception/shadow.html');

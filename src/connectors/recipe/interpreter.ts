@@ -5,22 +5,36 @@
  */
 import { z } from 'zod';
 import {
+  ConnectorError,
   defineConnector,
   type Connector,
   type ConnectorContext,
   type ConnectorResult,
   type ConnectorTool,
 } from '../sdk';
+import { PATTERN_MAX_INPUT, patternProblem } from './safe-pattern';
 import type { Recipe, RecipeParam, RecipeStep, RecipeTool } from './schema';
+
+/** A string parameter's own checks; a pattern outside the safe subset is never compiled. */
+function stringSchema(param: Extract<RecipeParam, { type: 'string' }>): z.ZodType {
+  if (param.enum) return z.enum(param.enum as [string, ...string[]]);
+  if (param.pattern === undefined) return z.string().max(param.maxLength ?? 2000);
+  const problem = patternProblem(param.pattern);
+  if (problem) {
+    const refusal = `The recipe's pattern ${JSON.stringify(param.pattern)} is refused (${problem}); ask the user to fix the recipe.`;
+    return z.string().refine(() => false, refusal);
+  }
+  // `abort`: a value that is too long never reaches the regular expression.
+  return z
+    .string()
+    .max(Math.min(param.maxLength ?? PATTERN_MAX_INPUT, PATTERN_MAX_INPUT), { abort: true })
+    .regex(new RegExp(param.pattern));
+}
 
 function paramSchema(param: RecipeParam): z.ZodType {
   let schema: z.ZodType;
   if (param.type === 'string') {
-    let text: z.ZodType = param.enum
-      ? z.enum(param.enum as [string, ...string[]])
-      : z.string().max(param.maxLength ?? 2000);
-    if (param.pattern && text instanceof z.ZodString) text = text.regex(new RegExp(param.pattern));
-    schema = text;
+    schema = stringSchema(param);
   } else if (param.type === 'integer') {
     let number = z.number().int();
     if (param.minimum !== undefined) number = number.min(param.minimum);
@@ -38,11 +52,47 @@ export function recipeInput(tool: RecipeTool): z.ZodObject {
   return z.object(Object.fromEntries(Object.entries(tool.input).map(([name, param]) => [name, paramSchema(param)])));
 }
 
-/** `{name}` → the argument, URL-encoded; a missing optional argument is empty. */
+/** The value as a server might read it: percent-escapes undone, however often they were applied. */
+function decodedFully(text: string): string {
+  let current = text;
+  for (let round = 0; round < 5; round++) {
+    let next: string;
+    try {
+      next = decodeURIComponent(current);
+    } catch {
+      return current;
+    }
+    if (next === current) return current;
+    current = next;
+  }
+  return current;
+}
+
+/**
+ * An argument placed in the path part names one segment: a dot segment or a separator would walk
+ * out of the path the recipe declares (`issues/{id}` with `..` reaching the site's root).
+ */
+function refuseSegmentEscape(name: string, value: string): void {
+  const decoded = decodedFully(value);
+  if (decoded === '.' || decoded === '..' || /[/\\]/.test(decoded)) {
+    throw new ConnectorError(
+      `The argument ${name} may not be "." or ".." or contain "/" or "\\" (also percent-encoded): it is one part of a path.`,
+    );
+  }
+}
+
+/**
+ * `{name}` → the argument, URL-encoded; a missing optional argument is empty. Arguments before the
+ * query (`?`) are path segments and may not step out of the declared path.
+ */
 export function fillPath(path: string, args: Record<string, unknown>): string {
-  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+  const queryAt = path.search(/[?#]/);
+  return path.replace(/\{(\w+)\}/g, (_, name: string, offset: number) => {
     const value = args[name];
-    return value === undefined || value === null ? '' : encodeURIComponent(String(value));
+    if (value === undefined || value === null) return '';
+    const text = String(value);
+    if (queryAt < 0 || offset < queryAt) refuseSegmentEscape(name, text);
+    return encodeURIComponent(text);
   });
 }
 

@@ -5,6 +5,8 @@ import { FakeTabPort } from '../fake-tab-port';
 import { createConnectorContext } from '../context';
 import { fillPath, recipeToConnector, runRecipeTool } from './interpreter';
 import { recipeJsonSchema } from './json-schema';
+import { PATTERN_MAX_INPUT, patternProblem } from './safe-pattern';
+import { Recipe } from './schema';
 import { parseRecipeText } from './validate';
 
 const ROOT = join(import.meta.dirname, '../../..');
@@ -142,6 +144,7 @@ describe('the recipe interpreter', () => {
       site: 'http://app.test/',
       auth: undefined,
       port,
+      urlRefusal: async () => undefined,
       signal: new AbortController().signal,
       log: () => undefined,
       timeoutMs: 200,
@@ -160,6 +163,105 @@ describe('the recipe interpreter', () => {
   it('fills paths with URL-encoded arguments only', () => {
     expect(fillPath('search?q={q}&n={n}', { q: 'a b&c=/d', n: 3 })).toBe('search?q=a%20b%26c%3D%2Fd&n=3');
     expect(fillPath('x/{gone}', {})).toBe('x/');
+  });
+
+  it('refuses path arguments that would step out of the declared path, naming the argument', () => {
+    for (const escape of ['..', '.', '%2e%2e', '%2E.', '%252e%252e', 'a/b', '../admin', 'a%2Fb', 'a\\b', '%5c']) {
+      expect(() => fillPath('issues/{id}/edit', { id: escape }), escape).toThrow(
+        'The argument id may not be "." or ".." or contain "/" or "\\" (also percent-encoded)',
+      );
+    }
+    expect(fillPath('issues/{id}', { id: '...' })).toBe('issues/...');
+    expect(fillPath('issues/{id}', { id: 'v1.2' })).toBe('issues/v1.2');
+    expect(fillPath('issues/{id}', { id: '100%' })).toBe('issues/100%25');
+    // In the query a slash is only text.
+    expect(fillPath('search?q={q}', { q: '../a/b' })).toBe('search?q=..%2Fa%2Fb');
+  });
+});
+
+describe('recipe patterns', () => {
+  it('accepts the patterns recipes use', () => {
+    for (const ok of [
+      '^[A-Z][A-Z0-9_]+-\\d+$',
+      '^[A-Za-z0-9_.-]+$',
+      '^\\d{1,6}$',
+      '[a-z]+',
+      '^(?:open|closed)$',
+      '^#?\\d+$',
+      '^[^/]+$',
+      '^(ab){2}c+$',
+      '^\\p{L}+$',
+    ]) {
+      expect(patternProblem(ok), ok).toBeUndefined();
+    }
+  });
+
+  it('refuses backreferences, lookaround, nested quantifiers and piles of quantifiers', () => {
+    const refused: Array<[string, RegExp]> = [
+      ['(a+)+$', /repeats a group that has its own quantifier/],
+      ['^(a|aa)*$', /repeats a group that has its own quantifier or alternatives/],
+      ['^(?:\\w+\\s?)*$', /repeats a group/],
+      ['^(.*){3}x', /repeats a group/],
+      ['(a)\\1', /backreference/],
+      ['(?<x>a)\\k<x>', /named backreference/],
+      ['^(?=a)a', /lookahead and lookbehind/],
+      ['(?<!a)b', /lookahead and lookbehind/],
+      ['\\d*\\d*x', /2 variable quantifiers.*at most 1/],
+      ['^\\d*\\d*\\d*x', /3 variable quantifiers.*at most 2 in a pattern anchored/],
+      ['^a?a?a?aaa$', /3 variable quantifiers/],
+      ['^a+b+|c', /at most 1/],
+      ['(', /not a valid regular expression/],
+    ];
+    for (const [pattern, problem] of refused) expect(patternProblem(pattern), pattern).toMatch(problem);
+  });
+
+  it('keeps the worst accepted pattern fast on the longest accepted input', () => {
+    const worst = ['^\\d*\\d*x', '\\d+x', '^(?:\\d)+\\d*x', '^.*.*$'];
+    for (const pattern of worst) {
+      expect(patternProblem(pattern), pattern).toBeUndefined();
+      const started = performance.now();
+      new RegExp(pattern).test('1'.repeat(PATTERN_MAX_INPUT) + '!');
+      expect(performance.now() - started, pattern).toBeLessThan(100);
+    }
+  });
+
+  const withPattern = (pattern: string, extra: Record<string, unknown> = {}) => ({
+    ...base,
+    tools: {
+      list: {
+        ...base.tools.list,
+        input: { ...base.tools.list.input, key: { type: 'string', pattern, description: 'Key', ...extra } },
+      },
+    },
+  });
+
+  it('refuses at import a recipe whose pattern is outside the subset, naming the pattern', () => {
+    expect(parseRecipeText(text(withPattern('^(a+)+$')))).toEqual({
+      ok: false,
+      errors: [
+        'tools.list.input.key.pattern: "^(a+)+$": the quantifier after (a+)+ repeats a group that has its own quantifier or alternatives',
+      ],
+    });
+    expect(parseRecipeText(text(withPattern('^a+$', { maxLength: 5000 })))).toEqual({
+      ok: false,
+      errors: ['tools.list.input.key.maxLength: at most 1000 for a parameter with a pattern'],
+    });
+  });
+
+  it('refuses again when it runs, without compiling the pattern, and bounds what reaches an accepted one', () => {
+    // A recipe stored before the subset existed reaches the interpreter without the import check.
+    const stored = Recipe.parse(withPattern('^(a|aa)*$'));
+    const input = recipeToConnector(stored).tools.list!.input;
+    const started = performance.now();
+    const answer = input.safeParse({ key: `${'a'.repeat(40)}!` });
+    expect(performance.now() - started).toBeLessThan(100);
+    expect(answer.success).toBe(false);
+    expect(answer.error?.issues[0]?.message).toBe(
+      'The recipe\'s pattern "^(a|aa)*$" is refused (the quantifier after (a|aa)* repeats a group that has its own quantifier or alternatives); ask the user to fix the recipe.',
+    );
+    const accepted = recipeToConnector(Recipe.parse(withPattern('^[a-z]+$'))).tools.list!.input;
+    expect(accepted.safeParse({ key: 'abc' }).success).toBe(true);
+    expect(accepted.safeParse({ key: 'a'.repeat(PATTERN_MAX_INPUT + 1) }).success).toBe(false);
   });
 });
 

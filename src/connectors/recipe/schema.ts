@@ -21,8 +21,14 @@ const StringParam = z
     type: z.literal('string'),
     description: Description.describe('What the value means; the agent reads this'),
     enum: z.array(z.string().min(1)).min(1).optional().describe('The only values allowed'),
-    pattern: z.string().max(200).optional().describe('A regular expression the value must match'),
-    maxLength: z.number().int().min(1).max(10_000).optional(),
+    pattern: z
+      .string()
+      .max(200)
+      .optional()
+      .describe(
+        'A regular expression the value must match: no backreferences, no lookaround, no quantified group that holds a quantifier or |, at most one variable quantifier (two after a leading ^)',
+      ),
+    maxLength: z.number().int().min(1).max(10_000).optional().describe('At most 1000 when there is a pattern'),
     default: z.string().optional(),
     optional: z.boolean().optional().describe('May be left out (it then reads as an empty string)'),
   })
@@ -49,7 +55,12 @@ export const RecipeParam = z.discriminatedUnion('type', [StringParam, IntegerPar
 export type RecipeParam = z.infer<typeof RecipeParam>;
 
 /** `{name}` in a path is replaced by the argument `name`, URL-encoded. */
-const Path = z.string().max(2000).describe('A path on the site; `{param}` inserts an argument, URL-encoded');
+const Path = z
+  .string()
+  .max(2000)
+  .describe(
+    'A path on the site; `{param}` inserts an argument, URL-encoded (before any `?` it may not be `.`, `..` or contain `/` or `\\`)',
+  );
 
 export const RecipeStep = z.discriminatedUnion('step', [
   z

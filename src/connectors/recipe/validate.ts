@@ -4,6 +4,7 @@
  * with where it is, so the user can fix the document.
  */
 import type { z } from 'zod';
+import { INVALID_PATTERN, PATTERN_MAX_INPUT, patternProblem } from './safe-pattern';
 import { Recipe, type RecipeTool } from './schema';
 
 export type RecipeCheck = { ok: true; recipe: Recipe } | { ok: false; errors: string[] };
@@ -62,10 +63,12 @@ function crossChecks(recipe: Recipe): string[] {
     if (seen.size === 0) errors.push(`tools.${name}.steps: no extract step, so the tool would return nothing`);
     for (const [param, spec] of Object.entries(tool.input)) {
       if (spec.type === 'string' && spec.pattern !== undefined) {
-        try {
-          new RegExp(spec.pattern);
-        } catch {
-          errors.push(`tools.${name}.input.${param}.pattern: not a valid regular expression`);
+        const at = `tools.${name}.input.${param}`;
+        const problem = patternProblem(spec.pattern);
+        if (problem === INVALID_PATTERN) errors.push(`${at}.pattern: ${problem}`);
+        else if (problem) errors.push(`${at}.pattern: ${JSON.stringify(spec.pattern)}: ${problem}`);
+        if ((spec.maxLength ?? 0) > PATTERN_MAX_INPUT) {
+          errors.push(`${at}.maxLength: at most ${PATTERN_MAX_INPUT} for a parameter with a pattern`);
         }
       }
     }

@@ -3,9 +3,58 @@
  * secret-like keys, values aimed at password fields, and values the user marked as secret are
  * masked wherever they appear.
  */
+import { neutraliseText } from '../../page/neutralise';
 import type { CallToolResult, ContentBlock } from '../response';
+import { neutraliseDelimiters } from '../untrusted';
 
-const SECRET_KEY = /pass(word)?|secret|token|api[-_]?key|auth|credential|otp|pin\b|cvv|cvc|card[-_]?number/i;
+/** Words that name a secret on their own, as a whole segment of a key. */
+const SECRET_WORDS = new Set([
+  'password',
+  'passwords',
+  'passwd',
+  'pass',
+  'passphrase',
+  'passcode',
+  'pwd',
+  'secret',
+  'secrets',
+  'token',
+  'tokens',
+  'auth',
+  'authorization',
+  'credential',
+  'credentials',
+  'cookie',
+  'cookies',
+  'apikey',
+  'otp',
+  'pin',
+  'cvv',
+  'cvc',
+]);
+/** Pairs of adjacent segments that name a secret together (`api_key`, `sessionId`). */
+const SECRET_PAIRS = new Set(['api key', 'private key', 'access key', 'secret key', 'session id', 'card number']);
+/** Run-together segments that end in a secret word (`accesstoken`, `newpassword`, `sessionid`). */
+const SECRET_ENDINGS = /(password|passwd|passphrase|token|secret|apikey|sessionid|privatekey|credentials?)$/;
+
+/** A key's words: camelCase, snake_case, kebab-case, dotted and spaced keys alike, digits dropped. */
+function keyWords(key: string): string[] {
+  return key
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter(Boolean);
+}
+
+/** Whether an argument's key names a secret: `password`, `x-auth-token`, `apiKey`, not `author` or `bypass_review`. */
+export function isSecretKey(key: string): boolean {
+  const words = keyWords(key);
+  return words.some(
+    (word, i) =>
+      SECRET_WORDS.has(word) || SECRET_ENDINGS.test(word) || (i > 0 && SECRET_PAIRS.has(`${words[i - 1]} ${word}`)),
+  );
+}
 
 export const MASK = '••••••';
 
@@ -40,9 +89,33 @@ export function valueTargets(args: Record<string, unknown>): Target[] {
   return found;
 }
 
+/**
+ * The ways a secret can appear in a result. Page text is neutralised (quotes and brackets swapped
+ * for look-alikes) and markup escaped inside the page, before the panel sees it; so the scrub
+ * masks each secret in every form that treatment gives it, which masks exactly what scrubbing
+ * the text before it was neutralised would have.
+ */
+export function secretForms(value: string): string[] {
+  const html = value.replace(/&/g, '&amp;').replace(/\u00a0/g, '&nbsp;');
+  const forms = [
+    value,
+    neutraliseText(value),
+    neutraliseDelimiters(value),
+    html.replace(/</g, '&lt;').replace(/>/g, '&gt;'),
+    html.replace(/"/g, '&quot;'),
+    html.replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;'),
+    JSON.stringify(value).slice(1, -1),
+  ];
+  return [...new Set(forms)].filter((form) => form.length >= MIN_SCRUB_LENGTH);
+}
+
 function maskValues(text: string, values: readonly string[]): string {
   let out = text;
-  for (const value of values) if (value.length >= MIN_SCRUB_LENGTH) out = out.split(value).join(MASK);
+  for (const value of values) {
+    if (value.length < MIN_SCRUB_LENGTH) continue;
+    // Longest first: a form that contains another is masked whole.
+    for (const form of secretForms(value).sort((a, b) => b.length - a.length)) out = out.split(form).join(MASK);
+  }
   return out;
 }
 
@@ -57,7 +130,7 @@ export function redactArgs(args: Record<string, unknown>, secrets: Secrets = {})
   const targets = secrets.targets ?? new Set<string>();
   const values = secrets.values ?? [];
   const visit = (value: unknown, key: string | undefined): unknown => {
-    if (key !== undefined && SECRET_KEY.test(key)) return MASK;
+    if (key !== undefined && isSecretKey(key)) return MASK;
     if (typeof value === 'string') return values.includes(value) ? MASK : maskValues(value, values);
     if (Array.isArray(value)) return value.map((item) => visit(item, undefined));
     if (value && typeof value === 'object') {
