@@ -3,6 +3,8 @@
  * through MantisBT's own two-step login form, driven by the demo agent through the real panel.
  * What MantisBT holds before and after is read through its own pages.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MANTISBT_SEED, startMantisBT, type MantisApp } from '../apps';
@@ -18,6 +20,10 @@ import {
   structuredFrom,
   type ConnectorRig,
 } from './connectors-helpers';
+import { ROOT } from './harness';
+
+const RECIPE = readFileSync(join(ROOT, 'test/fixtures/connectors/mantisbt-add-note.recipe.json'), 'utf8');
+const RECIPE_NAME = 'MantisBT notes (recipe)';
 
 interface Listed {
   issues: Array<{ id: number; summary: string; status: string; project: string; category: string }>;
@@ -45,16 +51,19 @@ describe('MantisBT connector on a real MantisBT under a sub-path', () => {
   });
 
   /** Calls a tool through the demo agent, timing the round trip. */
+  /** `recipe:<tool>` calls the imported recipe's tool instead of the built-in one. */
   const call = async (tool: string, args: Record<string, unknown>): Promise<string> => {
     const started = performance.now();
-    const reply = await ask(rig.panel, `call mantisbt.${tool} ${JSON.stringify(args)}`, 90_000);
+    const name = tool.startsWith('recipe:') ? `mantisnotes.${tool.slice(7)}` : `mantisbt.${tool}`;
+    const reply = await ask(rig.panel, `call ${name} ${JSON.stringify(args)}`, 90_000);
     (timings[tool] ??= []).push(performance.now() - started);
     return reply;
   };
   const allowNext = async (tool: string, reply: Promise<string>): Promise<string> => {
+    const name = tool.startsWith('recipe:') ? `mantisnotes.${tool.slice(7)}` : `mantisbt.${tool}`;
     await rig.panel
       .getByRole('alertdialog')
-      .filter({ hasText: `mantisbt.${tool}` })
+      .filter({ hasText: name })
       .getByRole('button', { name: 'Allow once' })
       .click({ timeout: 30_000 });
     return reply;
@@ -88,6 +97,10 @@ describe('MantisBT connector on a real MantisBT under a sub-path', () => {
   it('reads exactly the seeded issues, and leaves the current project and saved filter as they were', async () => {
     const { panel, launched } = rig;
     await setUpConnector(panel, 'MantisBT', app.url, app.site);
+    await panel.getByRole('textbox', { name: 'Recipe JSON' }).fill(RECIPE);
+    await panel.getByRole('button', { name: 'Import recipe' }).click();
+    await panel.getByRole('checkbox', { name: `Enable ${RECIPE_NAME}` }).waitFor();
+    await setUpConnector(panel, RECIPE_NAME, app.url, app.site);
     await closeSettings(panel);
     await reconnectAgent(panel);
     mantisPage = await signIn(
@@ -227,6 +240,32 @@ describe('MantisBT connector on a real MantisBT under a sub-path', () => {
       'Queue limit raised on the relay.',
     ]);
 
+    // The recipe form of add_note, run by the recipe interpreter: the same gates, the same result.
+    const byRecipe = call('recipe:add_note', { id: issue, text: 'Denied recipe note' });
+    await panel
+      .getByRole('alertdialog')
+      .filter({ hasText: 'mantisnotes.add_note' })
+      .getByRole('button', { name: 'Deny' })
+      .click({ timeout: 30_000 });
+    expect(await byRecipe).toContain('the user denied this action');
+    const recipeNote = structuredFrom(
+      await allowNext(
+        'recipe:add_note',
+        call('recipe:add_note', { id: issue, text: 'Relay restarted by the recipe.' }),
+      ),
+    );
+    expect((recipeNote.notes as Array<Record<string, unknown>>).at(-1)).toEqual({
+      author: 'Alice Archer',
+      private: false,
+      text: 'Relay restarted by the recipe.',
+    });
+    expect(await notesInApp(issue)).toEqual([
+      'Checked the spam folder too.',
+      'The mail server queue was full.',
+      'Queue limit raised on the relay.',
+      'Relay restarted by the recipe.',
+    ]);
+
     const reported = structuredFrom(
       await allowNext(
         'report_issue',
@@ -276,6 +315,9 @@ describe('MantisBT connector on a real MantisBT under a sub-path', () => {
     expect(await allowNext('add_note', call('add_note', { id: resolved, text: 'On a read-only issue' }))).toContain(
       `MantisBT shows no note form on issue ${resolved}`,
     );
+    expect(
+      await allowNext('recipe:add_note', call('recipe:add_note', { id: resolved, text: 'On a read-only issue' })),
+    ).toContain(`MantisBT shows no note form on this issue (${RECIPE_NAME} does not show it).`);
     expect(await notesInApp(resolved)).toEqual([]);
 
     // An expired form token: MantisBT refuses the first submission, the form is read again once.
