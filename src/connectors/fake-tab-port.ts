@@ -12,7 +12,19 @@ export interface FakeSite {
   fetches?: Record<string, { status: number; url?: string; text?: string }>;
 }
 
-const PAGE_GLOBALS = ['document', 'location', 'Element', 'MutationObserver', 'fetch'];
+const PAGE_GLOBALS = [
+  'document',
+  'location',
+  'Element',
+  'MutationObserver',
+  'fetch',
+  'Event',
+  'HTMLElement',
+  'HTMLFormElement',
+  'HTMLInputElement',
+  'HTMLSelectElement',
+  'HTMLTextAreaElement',
+];
 
 export class FakeTabPort implements ConnectorTabPort {
   readonly opened: string[] = [];

@@ -102,13 +102,30 @@ export interface Served {
 }
 
 const running = new Set<ChildProcess>();
+const groups = new WeakMap<ChildProcess, boolean>();
 process.once('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
+  for (const child of running) signal(child, groups.get(child) ?? false, 'SIGKILL');
 });
 
-export function serve(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv }): Served {
-  const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Signals the child, or with `group` its whole process group (servers that fork workers). */
+function signal(child: ChildProcess, group: boolean, name: NodeJS.Signals): void {
+  try {
+    if (group && child.pid) process.kill(-child.pid, name);
+    else child.kill(name);
+  } catch {
+    // Already gone.
+  }
+}
+
+export function serve(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; group?: boolean },
+): Served {
+  const { group = false, ...spawnOptions } = options;
+  const child = spawn(command, args, { ...spawnOptions, detached: group, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
+  groups.set(child, group);
   let log = '';
   const keep = (chunk: Buffer) => {
     log = (log + chunk.toString()).slice(-8_000);
@@ -122,11 +139,13 @@ export function serve(command: string, args: string[], options: { cwd?: string; 
     async stop() {
       running.delete(child);
       if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        signal(child, group, 'SIGTERM');
+        const timer = setTimeout(() => signal(child, group, 'SIGKILL'), 5_000);
         await exited;
         clearTimeout(timer);
       }
+      // Forked workers outlive their parent unless the group is told too.
+      if (group) signal(child, true, 'SIGKILL');
     },
   };
 }

@@ -6,5 +6,6 @@
 export { startFossil, ensureFossil, type FossilApp } from './fossil';
 export { startRedmine, ensureRedmine, type RedmineApp } from './redmine';
 export { startDokuWiki, ensureDokuWiki } from './dokuwiki';
+export { startMantisBT, ensureMantisBT, type MantisApp, type MantisFault, type SeededMantisIssue } from './mantisbt';
 export { installCommand, type AppUser, type RunningApp } from './common';
-export { FOSSIL_SEED, REDMINE_SEED, DOKUWIKI_SEED } from './seed-data';
+export { FOSSIL_SEED, REDMINE_SEED, DOKUWIKI_SEED, MANTISBT_SEED } from './seed-data';

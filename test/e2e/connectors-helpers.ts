@@ -53,17 +53,20 @@ export async function closeSettings(panel: Page): Promise<void> {
   await panel.getByRole('textbox', { name: 'Message' }).waitFor();
 }
 
-/** Allows the app's origin, enables the connector and gives it the app's address, through Settings. */
-export async function setUpConnector(panel: Page, name: string, url: string): Promise<void> {
+/**
+ * Allows the app's origin, enables the connector and gives it the app's address (or `site`, for
+ * an app under a base path), through Settings.
+ */
+export async function setUpConnector(panel: Page, name: string, url: string, site = `${url}/`): Promise<void> {
   await openSettings(panel);
   if ((await panel.getByRole('list', { name: 'Allowed sites' }).getByText(url, { exact: true }).count()) === 0) {
     await allowSite(panel, url);
   }
-  await panel.getByRole('textbox', { name: `Site for ${name}` }).fill(`${url}/`);
+  await panel.getByRole('textbox', { name: `Site for ${name}` }).fill(site);
   await panel.getByRole('button', { name: `Add site to ${name}` }).click();
   await panel
     .getByRole('list', { name: `${name} sites` })
-    .getByText(`${url}/`, { exact: true })
+    .getByText(site, { exact: true })
     .waitFor();
   await panel.getByRole('checkbox', { name: `Enable ${name}` }).check();
 }

@@ -148,7 +148,7 @@ describe('Redmine connector on a real Redmine', () => {
         name: 'Broken',
         version: '1',
         matches: ['not a pattern'],
-        tools: { list: { description: 'x', steps: [{ step: 'navigate', path: 'x/{missing}' }, { step: 'click' }] } },
+        tools: { list: { description: 'x', steps: [{ step: 'navigate', path: 'x/{missing}' }, { step: 'hover' }] } },
       }),
     );
     await panel.getByRole('button', { name: 'Import recipe' }).click();

@@ -5,13 +5,28 @@
  */
 import { z } from 'zod';
 import {
+  AuthExpiredError,
   ConnectorError,
   defineConnector,
   type Connector,
   type ConnectorContext,
   type ConnectorResult,
   type ConnectorTool,
+  type SignedOutSigns,
 } from '../sdk';
+import { signInUrl, signedOutMessage } from '../context';
+import { resolveOnSite } from '../sites';
+import {
+  checkInPage,
+  clickInPage,
+  expectInPage,
+  fillInPage,
+  loadedAfterInPage,
+  selectInPage,
+  submitInPage,
+  textShownInPage,
+  type FormStepResult,
+} from './form-in-page';
 import { PATTERN_MAX_INPUT, patternProblem } from './safe-pattern';
 import type { Recipe, RecipeParam, RecipeStep, RecipeTool } from './schema';
 
@@ -96,11 +111,73 @@ export function fillPath(path: string, args: Record<string, unknown>): string {
   });
 }
 
+/** `{name}` → the argument as it is, for values typed into a form or looked for on the page. */
+export function fillValue(template: string, args: Record<string, unknown>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = args[name];
+    return value === undefined || value === null ? '' : String(value);
+  });
+}
+
+/** What the tool is running for: the recipe's name and sign-in signs, for the messages it gives. */
+export interface RecipeSite {
+  name: string;
+  auth: SignedOutSigns | undefined;
+}
+
+const SUBMIT_WAIT_MS = 15_000;
+const DEFAULT_TEXT_WAIT_MS = 10_000;
+
+function formStep(result: FormStepResult): void {
+  if (!result.ok) throw new ConnectorError(result.error);
+}
+
+/**
+ * Submits a form in the tab and waits for the page that follows: the old document is marked, and
+ * the tab is asked (until it answers) whether a new, loaded document is there. A site that never
+ * answers may still have saved the form, and the agent is told so.
+ */
+async function submitForm(
+  step: Extract<RecipeStep, { step: 'submit' }>,
+  ctx: ConnectorContext,
+  site: RecipeSite,
+): Promise<void> {
+  const mark = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  formStep(await ctx.evaluate(submitInPage, step.form, mark));
+  const timeoutMs = step.timeoutMs ?? SUBMIT_WAIT_MS;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (ctx.signal.aborted) throw ctx.signal.reason;
+    try {
+      if (await ctx.evaluate(loadedAfterInPage, mark)) break;
+    } catch (error) {
+      // Between two documents the tab cannot run anything; a page the gates refuse still fails.
+      if (error instanceof ConnectorError && /may not read/.test(error.message)) throw error;
+    }
+    if (Date.now() > deadline) {
+      throw new ConnectorError(
+        `${site.name} did not show a page within ${Math.round(timeoutMs / 1000)} s after the form was sent; it may have been saved — check before trying again.`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const { signedOut } = site.auth?.loginSelector
+    ? await ctx.extractFields({ signedOut: { selector: site.auth.loginSelector, pick: 'exists' } })
+    : { signedOut: false };
+  const landed = new URL(await ctx.url());
+  const loginPath = site.auth?.loginPath ? resolveOnSite(ctx.site, site.auth.loginPath).pathname : undefined;
+  if (signedOut || (loginPath && landed.pathname.startsWith(loginPath))) {
+    throw new AuthExpiredError(signedOutMessage(site.name, signInUrl(ctx.site, site.auth)));
+  }
+  if (step.waitFor) await ctx.waitFor(step.waitFor, { timeoutMs });
+}
+
 async function runStep(
   step: RecipeStep,
   args: Record<string, unknown>,
   ctx: ConnectorContext,
   out: Record<string, unknown>,
+  site: RecipeSite,
 ) {
   switch (step.step) {
     case 'navigate':
@@ -124,6 +201,30 @@ async function runStep(
     case 'extract-fields':
       out[step.into] = await ctx.extractFields(step.fields);
       return;
+    case 'wait-text': {
+      const timeoutMs = step.timeoutMs ?? DEFAULT_TEXT_WAIT_MS;
+      formStep(await ctx.evaluate(textShownInPage, fillValue(step.text, args), step.within ?? null, timeoutMs));
+      return;
+    }
+    case 'expect': {
+      const text = step.text === undefined ? null : fillValue(step.text, args);
+      const seen = await ctx.evaluate(expectInPage, step.selector, text, step.error ?? null);
+      if (seen.error) throw new ConnectorError(`${step.message}: ${site.name} says "${seen.error}"`);
+      if (!seen.found) throw new ConnectorError(`${step.message} (${site.name} does not show it).`);
+      return;
+    }
+    case 'fill':
+      return formStep(await ctx.evaluate(fillInPage, step.selector, fillValue(step.value, args)));
+    case 'select':
+      return formStep(await ctx.evaluate(selectInPage, step.selector, fillValue(step.label, args)));
+    case 'check': {
+      const checked = typeof step.checked === 'string' ? args[step.checked.slice(1, -1)] === true : step.checked;
+      return formStep(await ctx.evaluate(checkInPage, step.selector, checked));
+    }
+    case 'click':
+      return formStep(await ctx.evaluate(clickInPage, step.selector));
+    case 'submit':
+      return submitForm(step, ctx, site);
   }
 }
 
@@ -131,11 +232,12 @@ export async function runRecipeTool(
   tool: RecipeTool,
   args: Record<string, unknown>,
   ctx: ConnectorContext,
+  site: RecipeSite = { name: 'The site', auth: undefined },
 ): Promise<ConnectorResult> {
   const data: Record<string, unknown> = {};
   for (const step of tool.steps) {
     if (ctx.signal.aborted) throw ctx.signal.reason;
-    await runStep(step, args, ctx, data);
+    await runStep(step, args, ctx, data, site);
   }
   return { data };
 }
@@ -147,7 +249,7 @@ export function recipeToConnector(recipe: Recipe): Connector {
       description: recipe.tested ? tool.description : `${tool.description} (recipe not tested against a live site)`,
       input: recipeInput(tool),
       destructive: tool.destructive,
-      run: (args, ctx) => runRecipeTool(tool, args, ctx),
+      run: (args, ctx) => runRecipeTool(tool, args, ctx, { name: recipe.name, auth: recipe.auth }),
     };
   }
   return defineConnector({

@@ -55,7 +55,7 @@ describe('recipe validation', () => {
       matches: ['nope'],
       tools: {
         'Bad-Name': base.tools.list,
-        list: { ...base.tools.list, steps: [{ step: 'click', selector: 'a' }, { step: 'navigate' }] },
+        list: { ...base.tools.list, steps: [{ step: 'hover', selector: 'a' }, { step: 'navigate' }] },
       },
     };
     const check = parseRecipeText(text(broken));
@@ -68,7 +68,7 @@ describe('recipe validation', () => {
         'version: a version like 1.0.0',
         'matches[0]: a URL match pattern like https://*.example.com/*',
         'tools.Bad-Name: not a valid name (a snake_case tool name)',
-        'tools.list.steps[0].step: unknown kind; use navigate, wait, extract-rows or extract-fields',
+        'tools.list.steps[0].step: unknown kind; use navigate, wait, wait-text, extract-rows, extract-fields, expect, fill, select, check, click or submit',
         'tools.list.steps[1].path: required',
       ]),
     );
@@ -176,6 +176,132 @@ describe('the recipe interpreter', () => {
     expect(fillPath('issues/{id}', { id: '100%' })).toBe('issues/100%25');
     // In the query a slash is only text.
     expect(fillPath('search?q={q}', { q: '../a/b' })).toBe('search?q=..%2Fa%2Fb');
+  });
+});
+
+describe('recipe write steps', () => {
+  const writer = (destructive: boolean, steps: unknown[]) => ({
+    ...base,
+    tools: {
+      note: {
+        description: 'Add a note',
+        destructive,
+        input: {
+          text: { type: 'string', description: 'The note' },
+          kind: { type: 'string', description: 'Its kind' },
+          secret: { type: 'boolean', default: false, description: 'Private' },
+        },
+        steps: [
+          ...steps,
+          { step: 'extract-fields', into: 'form', fields: { text: { selector: 'textarea', pick: 'value' } } },
+        ],
+      },
+    },
+  });
+  const formSteps = [
+    { step: 'navigate', path: 'form', waitFor: 'form' },
+    { step: 'fill', selector: 'textarea', value: 'Note: {text}' },
+    { step: 'select', selector: 'select', label: '{kind}' },
+    { step: 'check', selector: '#private', checked: '{secret}' },
+    { step: 'click', selector: '#preview' },
+    { step: 'submit', form: 'form' },
+  ];
+
+  it('refuses at import a tool with write steps that is not destructive, naming each step', () => {
+    const check = parseRecipeText(text(writer(false, formSteps)));
+    expect(check.ok ? [] : check.errors).toEqual([
+      'tools.note.steps[1]: a fill step changes the site, so the tool must be "destructive": true',
+      'tools.note.steps[2]: a select step changes the site, so the tool must be "destructive": true',
+      'tools.note.steps[3]: a check step changes the site, so the tool must be "destructive": true',
+      'tools.note.steps[4]: a click step changes the site, so the tool must be "destructive": true',
+      'tools.note.steps[5]: a submit step changes the site, so the tool must be "destructive": true',
+    ]);
+    expect(parseRecipeText(text(writer(true, formSteps)))).toMatchObject({ ok: true });
+  });
+
+  it('checks the placeholders of values, labels, texts and checkboxes', () => {
+    const check = parseRecipeText(
+      text(
+        writer(true, [
+          { step: 'fill', selector: 'textarea', value: '{missing}' },
+          { step: 'select', selector: 'select', label: '{gone}' },
+          { step: 'check', selector: '#private', checked: '{text}' },
+          { step: 'wait-text', text: '{nope}' },
+          { step: 'expect', selector: 'p', text: '{absent}', message: 'Not saved' },
+        ]),
+      ),
+    );
+    expect(check.ok ? [] : check.errors).toEqual([
+      'tools.note.steps[0].value: {missing} is not an input of note',
+      'tools.note.steps[1].label: {gone} is not an input of note',
+      'tools.note.steps[2].checked: {text} must name a boolean input of note',
+      'tools.note.steps[3].text: {nope} is not an input of note',
+      'tools.note.steps[4].text: {absent} is not an input of note',
+    ]);
+  });
+
+  const FORM = `<form action="/save" method="post"><textarea name="t"></textarea>
+    <select name="k"><option value="1">Bug</option><option value="2">Feature request</option></select>
+    <input type="checkbox" id="private"><button type="button" id="preview" onclick="">Preview</button></form>`;
+  const ctxFor = (port: FakeTabPort) =>
+    createConnectorContext({
+      connectorId: 'tickets',
+      connectorName: 'Tickets',
+      site: 'http://app.test/',
+      auth: undefined,
+      port,
+      urlRefusal: async () => undefined,
+      signal: new AbortController().signal,
+      log: () => undefined,
+      timeoutMs: 200,
+    });
+
+  it('fills text, chooses an option by its label and ticks a box, as the recipe says', async () => {
+    const recipe = parseRecipeText(
+      text(
+        writer(true, [
+          ...formSteps.slice(0, 4),
+          { step: 'expect', selector: 'textarea', message: 'No form' },
+          {
+            step: 'extract-fields',
+            into: 'state',
+            fields: {
+              kind: { selector: 'select', pick: 'value' },
+              ticked: { selector: '#private:checked', pick: 'exists' },
+            },
+          },
+        ]),
+      ),
+    );
+    if (!recipe.ok) throw new Error(recipe.errors.join('\n'));
+    const port = new FakeTabPort({ pages: { '/form': FORM } });
+    const result = await runRecipeTool(
+      recipe.recipe.tools.note!,
+      { text: 'café', kind: 'feature REQUEST', secret: true },
+      ctxFor(port),
+    );
+    expect(result.data).toEqual({ state: { kind: '2', ticked: true }, form: { text: 'Note: café' } });
+  });
+
+  it('fails with a clear message: an unknown option, a missing element, an error on the page', async () => {
+    const run = async (steps: unknown[], args: Record<string, unknown> = { text: 'x', kind: 'Bug' }) => {
+      const recipe = parseRecipeText(text(writer(true, [{ step: 'navigate', path: 'form' }, ...steps])));
+      if (!recipe.ok) throw new Error(recipe.errors.join('\n'));
+      const port = new FakeTabPort({ pages: { '/form': `${FORM}<div class="error">Token expired</div>` } });
+      return runRecipeTool(recipe.recipe.tools.note!, args, ctxFor(port), { name: 'Tickets', auth: undefined });
+    };
+    await expect(run([{ step: 'select', selector: 'select', label: '{kind}' }], { kind: 'Task' })).rejects.toThrow(
+      '"Task" is not a choice of select. Choices: Bug, Feature request.',
+    );
+    await expect(run([{ step: 'fill', selector: '#nothing', value: 'x' }])).rejects.toThrow(
+      'No text field matches #nothing.',
+    );
+    await expect(
+      run([{ step: 'expect', selector: 'p.saved', error: '.error', message: 'The note was not saved' }]),
+    ).rejects.toThrow('The note was not saved: Tickets says "Token expired"');
+    await expect(run([{ step: 'expect', selector: 'p.saved', message: 'The note was not saved' }])).rejects.toThrow(
+      'The note was not saved (Tickets does not show it).',
+    );
   });
 });
 

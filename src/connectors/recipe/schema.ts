@@ -1,6 +1,7 @@
 /**
- * The recipe format: a connector written as data. Tools are lists of navigate / wait /
- * extract-rows / extract-fields steps, run by a fixed interpreter — nothing in a recipe is code.
+ * The recipe format: a connector written as data. Tools are lists of navigate / wait / extract
+ * steps and, for tools that write, form steps (fill, select, check, click, submit, expect), run by
+ * a fixed interpreter — nothing in a recipe is code.
  * `schemas/recipe.schema.json` is generated from this file (`npx tsx scripts/recipe-schema.ts`) and a test
  * keeps the two equal.
  */
@@ -62,6 +63,9 @@ const Path = z
     'A path on the site; `{param}` inserts an argument, URL-encoded (before any `?` it may not be `.`, `..` or contain `/` or `\\`)',
   );
 
+/** `{name}` in a value is replaced by the argument `name` as it is (not URL-encoded). */
+const Template = z.string().min(1).max(10_000).describe('A value; `{param}` inserts an argument as it is');
+
 export const RecipeStep = z.discriminatedUnion('step', [
   z
     .object({
@@ -99,13 +103,72 @@ export const RecipeStep = z.discriminatedUnion('step', [
       into: Identifier.describe('The key of the result that holds the fields'),
     })
     .strict(),
+  z
+    .object({
+      step: z.literal('wait-text'),
+      text: Template.describe('Text to wait for; `{param}` inserts an argument'),
+      within: Selector.optional().describe('Only inside the first element matching this'),
+      timeoutMs: Timeout.optional(),
+    })
+    .strict(),
+  z
+    .object({
+      step: z.literal('expect'),
+      selector: Selector.describe('What the page must show now'),
+      text: Template.optional().describe('…containing this text'),
+      error: Selector.optional().describe("The site's error message: when it matches, the tool fails with its text"),
+      message: Description.describe('What failed, in words, when the page does not show it'),
+    })
+    .strict(),
+  z
+    .object({
+      step: z.literal('fill'),
+      selector: Selector.describe('A text field or text area'),
+      value: Template,
+    })
+    .strict(),
+  z
+    .object({
+      step: z.literal('select'),
+      selector: Selector.describe('A drop-down list'),
+      label: Template.describe('The visible label of the option to choose'),
+    })
+    .strict(),
+  z
+    .object({
+      step: z.literal('check'),
+      selector: Selector.describe('A checkbox'),
+      checked: z
+        .union([z.boolean(), z.string().regex(/^\{\w+\}$/)])
+        .describe('true, false, or `{param}` naming a boolean argument'),
+    })
+    .strict(),
+  z
+    .object({
+      step: z.literal('click'),
+      selector: Selector.describe('A button or link'),
+    })
+    .strict(),
+  z
+    .object({
+      step: z.literal('submit'),
+      form: Selector.describe('The form to submit, as its submit button would'),
+      waitFor: Selector.optional().describe('Wait for this selector on the page that follows'),
+      timeoutMs: Timeout.optional().describe('How long the site may take to answer (default 15 s)'),
+    })
+    .strict(),
 ]);
 export type RecipeStep = z.infer<typeof RecipeStep>;
 
 export const RecipeTool = z
   .object({
     description: Description.describe('What the tool does; the agent reads this'),
-    destructive: z.boolean().default(false).describe('Changes the site: needs act mode and confirmation'),
+    destructive: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Changes the site: needs act mode and confirmation; required for fill, select, check, click and submit',
+      ),
     input: z.record(Identifier, RecipeParam).default({}),
     steps: z.array(RecipeStep).min(1).max(50),
   })

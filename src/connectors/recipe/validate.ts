@@ -19,7 +19,7 @@ function where(path: readonly PropertyKey[]): string {
 }
 
 const KINDS: Record<string, string> = {
-  step: 'use navigate, wait, extract-rows or extract-fields',
+  step: 'use navigate, wait, wait-text, extract-rows, extract-fields, expect, fill, select, check, click or submit',
   type: 'use string, integer or boolean',
 };
 
@@ -37,6 +37,8 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 }
 
 const PLACEHOLDER = /\{(\w+)\}/g;
+/** Steps that change what the site holds: only a destructive tool (confirmed by the user) may have them. */
+const WRITE_STEPS = new Set(['fill', 'select', 'check', 'click', 'submit']);
 
 function crossChecks(recipe: Recipe): string[] {
   const errors: string[] = [];
@@ -48,6 +50,28 @@ function crossChecks(recipe: Recipe): string[] {
         for (const [, param] of step.path.matchAll(PLACEHOLDER)) {
           if (!(param! in tool.input)) errors.push(`${at}.path: {${param}} is not an input of ${name}`);
         }
+      }
+      const template =
+        step.step === 'fill'
+          ? (['value', step.value] as const)
+          : step.step === 'select'
+            ? (['label', step.label] as const)
+            : step.step === 'wait-text' || (step.step === 'expect' && step.text !== undefined)
+              ? (['text', step.text!] as const)
+              : undefined;
+      if (template) {
+        for (const [, param] of template[1].matchAll(PLACEHOLDER)) {
+          if (!(param! in tool.input)) errors.push(`${at}.${template[0]}: {${param}} is not an input of ${name}`);
+        }
+      }
+      if (step.step === 'check' && typeof step.checked === 'string') {
+        const param = step.checked.slice(1, -1);
+        if (tool.input[param]?.type !== 'boolean') {
+          errors.push(`${at}.checked: {${param}} must name a boolean input of ${name}`);
+        }
+      }
+      if (WRITE_STEPS.has(step.step) && !tool.destructive) {
+        errors.push(`${at}: a ${step.step} step changes the site, so the tool must be "destructive": true`);
       }
       if (step.step === 'extract-rows' && typeof step.limit === 'string') {
         const param = step.limit.slice(1, -1);
