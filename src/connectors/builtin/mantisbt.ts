@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import type { ExtractedRecord } from '../fields';
+import { pageNumber, pageText, pageUrl } from '../output';
 import { AuthExpiredError, ConnectorError, defineConnector, type ConnectorContext } from '../sdk';
 
 /** MantisBT's status codes: below 80 is open, 80 resolved, 90 closed. */
@@ -61,6 +62,49 @@ export function responseError(html: string): { code: number; message: string } |
     .trim();
   return { code: Number(match[1]), message };
 }
+
+/** The shapes of the answers, listed as each tool's outputSchema. */
+const IssueRow = z.object({
+  id: z.number().int(),
+  summary: pageText,
+  project: pageText,
+  category: z.string(),
+  status: pageText,
+  assignee: pageText,
+  priority: pageText,
+  severity: pageText,
+  updated: pageText,
+  url: pageUrl,
+});
+const IssueList = z.object({ status: StatusChoice, count: z.number().int(), issues: z.array(IssueRow) });
+const Note = z.object({ id: pageNumber, author: pageText, time: z.string(), private: z.boolean(), text: pageText });
+const IssueDetail = z.object({
+  id: z.number().int(),
+  summary: z.string(),
+  description: pageText,
+  steps: pageText,
+  additional: pageText,
+  project: pageText,
+  category: pageText,
+  status: pageText,
+  resolution: pageText,
+  priority: pageText,
+  severity: pageText,
+  reporter: pageText,
+  assignee: pageText,
+  viewStatus: pageText,
+  submitted: pageText,
+  updated: pageText,
+  attachments: z.array(z.string()),
+  url: z.string(),
+});
+const Relationship = z.object({
+  type: pageText,
+  id: z.number().int(),
+  status: pageText,
+  assignee: pageText,
+  summary: pageText,
+});
 
 const LIST_FIELDS = {
   id: { selector: 'td.column-id', pick: 'number' },
@@ -296,6 +340,7 @@ export default defineConnector({
     list_my_issues: {
       description: 'List the MantisBT issues assigned to the signed-in user, across all their projects, newest first.',
       input: z.object({ status: Status, limit: Limit }),
+      output: IssueList,
       destructive: false,
       async run({ status, limit }, ctx) {
         const issues = await listIssues(ctx, `handler_id=${MYSELF}&${statusParams(status)}`, limit);
@@ -308,6 +353,7 @@ export default defineConnector({
     list_reported_by_me: {
       description: 'List the MantisBT issues the signed-in user reported, across all their projects, newest first.',
       input: z.object({ status: Status, limit: Limit }),
+      output: IssueList,
       destructive: false,
       async run({ status, limit }, ctx) {
         const issues = await listIssues(ctx, `reporter_id=${MYSELF}&${statusParams(status)}`, limit);
@@ -326,6 +372,7 @@ export default defineConnector({
         status: StatusChoice.default('all').describe(STATUS_HELP),
         limit: Limit,
       }),
+      output: IssueList.extend({ text: z.string(), project: z.string().nullable() }),
       destructive: false,
       async run({ text, project, status, limit }, ctx) {
         let projectId = 0;
@@ -349,6 +396,7 @@ export default defineConnector({
       description:
         'Read one MantisBT issue: summary, description, status, priority, severity, category, reporter, assignee, dates, notes, attachments and relationships.',
       input: z.object({ id: IssueId }),
+      output: z.object({ issue: IssueDetail, relationships: z.array(Relationship), notes: z.array(Note) }),
       destructive: false,
       async run({ id }, ctx) {
         await openIssue(ctx, id);
@@ -382,6 +430,7 @@ export default defineConnector({
         text: z.string().trim().min(1).max(65_535).describe('The note text'),
         private: z.boolean().default(false).describe('Private notes are seen only by developers and up'),
       }),
+      output: z.object({ id: z.number().int(), added: z.literal(true), note: Note }),
       destructive: true,
       async run({ id, text, private: isPrivate }, ctx) {
         let before: number[] = [];
@@ -444,6 +493,7 @@ export default defineConnector({
           .default('minor')
           .describe('MantisBT severity, e.g. feature, trivial, text, tweak, minor, major, crash, block'),
       }),
+      output: z.object({ id: z.number().int(), created: z.literal(true), issue: IssueDetail }),
       destructive: true,
       async run({ project, category, summary, description, severity }, ctx) {
         await ctx.navigate('my_view_page.php', { waitFor: '.page-content' });
