@@ -21,6 +21,7 @@ export const USAGE = `Usage: npm run broker -- [options]
   --no-token           accept connections without a token (loopback only)
   --dialect a|b        tunnel dialect: a = OpenAB's contract (default), b = the ACP SDK binding
   --state <file>       keep sessions and delivered prompt ids across restarts
+  --detached-ttl <min> minutes an agent process waits for its panel to come back (default 10)
   --host <name>        listen address (default 127.0.0.1; anything else needs a token)
   -h, --help           this text`;
 
@@ -32,6 +33,7 @@ export interface CliConfig {
   stateFile: string | undefined;
   agentCommand: string | undefined;
   agentCwd: string | undefined;
+  detachedAgentTtlMs: number | undefined;
 }
 
 /** The command line as broker options; throws with a message for the user on bad input. */
@@ -47,6 +49,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       'no-token': { type: 'boolean', default: false },
       dialect: { type: 'string', default: 'a' },
       state: { type: 'string' },
+      'detached-ttl': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -60,6 +63,10 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
   if (/[^\x21-\x7e]|[()<>@,;:\\"/[\]?={}]/.test(token)) {
     throw new Error('The token travels in a WebSocket subprotocol: use letters, digits and - _ . ~ + only');
   }
+  const ttl = values['detached-ttl'] === undefined ? undefined : Number(values['detached-ttl']);
+  if (ttl !== undefined && !(Number.isFinite(ttl) && ttl > 0 && ttl <= 7 * 24 * 60)) {
+    throw new Error('--detached-ttl must be a number of minutes, more than 0 and at most a week');
+  }
   if (!hostIsLoopback(values.host) && !token) throw new Error('Listening beyond loopback needs a token');
   return {
     port,
@@ -69,6 +76,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     stateFile: values.state,
     agentCommand: values.agent?.trim(),
     agentCwd: values.cwd,
+    detachedAgentTtlMs: ttl === undefined ? undefined : Math.round(ttl * 60_000),
   };
 }
 
@@ -97,6 +105,7 @@ async function main(): Promise<void> {
     stateFile: config.stateFile,
     agentCommand: config.agentCommand,
     agentCwd: config.agentCwd,
+    ...(config.detachedAgentTtlMs !== undefined ? { detachedAgentTtlMs: config.detachedAgentTtlMs } : {}),
     version: pkg.version,
     log: (line) => console.log(`[broker] ${line}`),
   });
