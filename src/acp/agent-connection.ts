@@ -136,6 +136,11 @@ export class AgentConnection {
   #authMethods: readonly unknown[] = [];
   /** The sign-in method the user chose, tried in the next handshake before the session. */
   #signIn: string | undefined;
+  /** Whether the broker resumes sessions (so servers can be re-declared without a reconnect). */
+  #canResume = false;
+  /** The offered servers changed and the broker has not been told yet. */
+  #redeclarePending = false;
+  #redeclaring: Promise<void> | undefined;
 
   constructor(options: AgentConnectionOptions) {
     this.#o = options;
@@ -202,6 +207,46 @@ export class AgentConnection {
     if (this.#turn && agent && this.#sessionId) {
       await agent.notify('session/cancel', { sessionId: this.#sessionId }).catch(() => undefined);
     }
+  }
+
+  /**
+   * The servers offered to the agent changed (a connector turned on or off). A gateway need not act
+   * on `tools/list_changed` (OpenAB does not), so the whole set is declared again with
+   * `session/resume` once the agent is idle; a broker that cannot resume gets a reconnect instead.
+   */
+  redeclare(): void {
+    this.#redeclarePending = true;
+    void this.#redeclareWhenIdle();
+  }
+
+  async #redeclareWhenIdle(): Promise<void> {
+    const connection = this.#connection;
+    const sessionId = this.#sessionId;
+    if (!this.#redeclarePending || this.#redeclaring || this.#turn || !connection || !sessionId) return;
+    if (this.#status !== 'connected' && this.#status !== 'unresponsive') return;
+    this.#redeclarePending = false;
+    if (!this.#canResume) {
+      this.#droppedBecause = 'the tool servers offered to the agent changed';
+      connection.close(new Error('re-declaring'));
+      return;
+    }
+    const params = { sessionId, cwd: this.#o.cwd ?? '/', mcpServers: this.#o.declarations() };
+    this.#redeclaring = connection.agent
+      .request('session/resume', params, {
+        cancellationSignal: AbortSignal.timeout(this.#timing.handshakeTimeoutMs),
+        stopWaitingOnCancel: true,
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          const why = error instanceof RequestError ? agentErrorText(error) : (error as Error).message;
+          this.#o.events.notice(`could not declare the changed tool servers (${why}); reconnect to try again`);
+        },
+      );
+    await this.#redeclaring;
+    this.#redeclaring = undefined;
+    void this.#redeclareWhenIdle();
+    void this.#pump();
   }
 
   /** Forgets the session so the next connect starts a new one. */
@@ -322,6 +367,9 @@ export class AgentConnection {
     if (observation.protocol !== 'acp.v1') throw new Error('subprotocol');
     this.#dropsRepeats = brokerDropsRepeats(init._meta);
     this.#authMethods = init.authMethods ?? [];
+    this.#canResume = Boolean(init.agentCapabilities?.sessionCapabilities?.resume);
+    // A handshake declares the current set: nothing is left to re-declare.
+    this.#redeclarePending = false;
     const chosen = this.#signIn;
     if (chosen) {
       try {
@@ -400,9 +448,16 @@ export class AgentConnection {
   async #pump(): Promise<void> {
     const agent = this.#connection?.agent;
     const sessionId = this.#sessionId;
-    if (!agent || this.#turn || !sessionId || (this.#status !== 'connected' && this.#status !== 'unresponsive')) {
+    if (
+      !agent ||
+      this.#turn ||
+      this.#redeclaring ||
+      !sessionId ||
+      (this.#status !== 'connected' && this.#status !== 'unresponsive')
+    ) {
       return;
     }
+    if (this.#redeclarePending) return void this.#redeclareWhenIdle();
     const batch = this.outbox.take();
     if (!batch) return;
     const text = batchText(batch);
@@ -440,6 +495,7 @@ export class AgentConnection {
       this.#turn = undefined;
       this.#queueChanged();
     }
+    if (this.#redeclarePending) return void this.#redeclareWhenIdle();
     void this.#pump();
   }
 

@@ -255,6 +255,15 @@ export class AgentHub {
     });
   }
 
+  /** The servers offered to agents changed: each agent whose set changed is told the whole set again. */
+  redeclare(): void {
+    for (const runtime of this.#runtimes.values()) {
+      const next = this.#declaredServers(runtime.profile).map((d) => d.acpId);
+      const current = runtime.declared.map((d) => d.acpId);
+      if (next.join() !== current.join()) runtime.connection.redeclare();
+    }
+  }
+
   /** Tells every agent offered the server `key` that its tool list changed (`notifications/tools/list_changed`). */
   announceListChanged(key: string): void {
     for (const runtime of this.#runtimes.values()) {

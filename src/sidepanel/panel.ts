@@ -140,6 +140,7 @@ export async function startPanel(): Promise<void> {
   });
   connectors.onServersChange((change) => {
     if (change.kind === 'tools') hub.announceListChanged(`connector:${change.connectorId}`);
+    else hub.redeclare();
   });
 
   const main = document.getElementById('main')!;
