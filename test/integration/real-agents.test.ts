@@ -14,7 +14,8 @@ import { startBroker, type RunningBroker } from '../../broker/server';
 import { DEFAULT_BACKOFF } from '../../src/acp/backoff';
 import { FakeClock } from '../../src/acp/fake-clock';
 import { signInOptions } from '../../src/acp/sign-in';
-import { scriptedBrowser, until } from '../peers/node-panel';
+import { FIXTURE_SNAPSHOT, scriptedBrowser, until } from '../peers/node-panel';
+import { startScriptedAnthropic } from '../peers/scripted-anthropic';
 import { panelClient } from './panel-client';
 
 const BIN = join(import.meta.dirname, '..', 'agents', 'node_modules', '.bin');
@@ -261,5 +262,42 @@ describe.skipIf(!installed)('real agent CLIs behind the broker', { timeout: 300_
     await until(() => r.listed() > 0, 60_000, 'Claude Code’s MCP client to list the tools');
     expect(r.launches()).toHaveLength(1);
     await shutDown(r);
+  });
+
+  it('Claude Code with a scripted model calls a Tabwright tool through the panel and answers with its result', async () => {
+    const model = await startScriptedAnthropic(/snapshot$/, (result) => `The page says: ${result.split('\n')[0]}`);
+    try {
+      const config = join(scratch, 'claude-scripted');
+      mkdirSync(config, { recursive: true });
+      const env: Record<string, string> = {
+        CLAUDE_CONFIG_DIR: config,
+        ANTHROPIC_BASE_URL: model.url,
+        ANTHROPIC_API_KEY: 'sk-ant-dummy-key-for-tests',
+        DISABLE_AUTOUPDATER: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      };
+      if (process.getuid?.() === 0) env.IS_SANDBOX = '1';
+      const r = await run(`${shellEnv(env)}'${join(BIN, 'claude-agent-acp')}'`, scratch);
+      r.panel.connection.enable();
+      await reach(r, 'connected', 'the session');
+      const answering = setInterval(() => {
+        for (const prompt of r.panel.recorded.permissions.splice(0)) {
+          const allow = prompt.request.options.find((option) => option.kind === 'allow_once');
+          prompt.answer(allow?.optionId ?? null);
+        }
+      }, 50);
+      try {
+        const outcome = (await prompt(r, 'What does the page say?')) as { stopReason?: string; error?: string };
+        report(`claude scripted: tool ${model.toolName}; outcome ${JSON.stringify(outcome)}; text ${r.panel.text()}`);
+        expect(outcome.stopReason).toBe('end_turn');
+      } finally {
+        clearInterval(answering);
+      }
+      expect(model.toolResult).toContain(FIXTURE_SNAPSHOT.split('\n')[0]);
+      expect(r.panel.text()).toContain('The page says: # snapshot — Fixture');
+      await shutDown(r);
+    } finally {
+      await model.close();
+    }
   });
 });
