@@ -13,6 +13,7 @@
  * another one.
  */
 import {
+  type AuthMethod,
   type AuthenticateRequest,
   type ContentBlock,
   type McpServer,
@@ -47,6 +48,13 @@ const DEFAULT_CANCEL_GRACE_MS = 15_000;
 
 const CANCELLED: PromptResponse = { stopReason: 'cancelled' };
 
+/** Where a terminal sign-in method carries the full command line the user runs (see sign-in.ts). */
+export const TERMINAL_COMMAND_META = 'tabwright/terminalCommand';
+
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
 export class AgentPassthrough implements FrontedAgent {
   /** A started agent no session holds: started to learn who it is, to sign in, or kept after a refusal. */
   #spare: Promise<Running> | undefined;
@@ -76,9 +84,20 @@ export class AgentPassthrough implements FrontedAgent {
     this.#identity = {
       agentInfo: { ...info, title: info.title ?? info.name },
       promptCapabilities: init.agentCapabilities?.promptCapabilities ?? {},
-      authMethods: init.authMethods ?? [],
+      authMethods: (init.authMethods ?? []).map((method) => this.#withTerminalCommand(method)),
     };
     return this.#identity;
+  }
+
+  /**
+   * A terminal login runs the agent's own command with extra arguments; only the broker knows that
+   * command, so it spells the whole line out for the panel to show.
+   */
+  #withTerminalCommand(method: AuthMethod): AuthMethod {
+    if (!('type' in method) || method.type !== 'terminal') return method;
+    const env = Object.entries(method.env ?? {}).map(([name, value]) => `${name}=${shellWord(value)} `);
+    const line = `${env.join('')}${this.options.command}${(method.args ?? []).map((arg) => ` ${shellWord(arg)}`).join('')}`;
+    return { ...method, _meta: { ...method._meta, [TERMINAL_COMMAND_META]: line } };
   }
 
   async authenticate(request: AuthenticateRequest): Promise<void> {

@@ -32,6 +32,16 @@ describe('sign-in methods in words', () => {
     expect(claude).toMatchObject({ kind: 'terminal', authenticates: false });
     expect(claude!.command).toBe(`/usr/bin/node '/opt/my agents/claude-agent-acp' --cli`);
     expect(claude!.instruction).toContain('Run this in a terminal on the broker’s machine');
+    const [spelled] = signInOptions([
+      {
+        type: 'terminal',
+        id: 'login',
+        name: 'Log in',
+        args: ['--login'],
+        _meta: { 'tabwright/terminalCommand': 'npx some-agent --login' },
+      },
+    ]);
+    expect(spelled!.command).toBe('npx some-agent --login');
   });
 
   it('let the agent sign itself in for its own methods, and skip what is not a method', () => {

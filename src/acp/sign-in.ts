@@ -41,6 +41,9 @@ function strings(value: unknown): string[] {
 }
 
 function terminalCommand(method: Record<string, unknown>): string | undefined {
+  // The local broker, which starts the agent, spells out the whole line (its command and the args).
+  const spelled = (method._meta as Record<string, unknown> | undefined)?.['tabwright/terminalCommand'];
+  if (typeof spelled === 'string' && spelled.trim()) return text(spelled);
   // Agents that predate the `terminal` type put the whole command under `_meta["terminal-auth"]`.
   const meta = (method._meta as Record<string, unknown> | undefined)?.['terminal-auth'] as
     Record<string, unknown> | undefined;
