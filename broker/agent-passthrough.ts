@@ -97,7 +97,8 @@ export class AgentPassthrough implements FrontedAgent {
     if (!('type' in method) || method.type !== 'terminal') return method;
     const env = Object.entries(method.env ?? {}).map(([name, value]) => `${name}=${shellWord(value)} `);
     const line = `${env.join('')}${this.options.command}${(method.args ?? []).map((arg) => ` ${shellWord(arg)}`).join('')}`;
-    return { ...method, _meta: { ...method._meta, [TERMINAL_COMMAND_META]: line } };
+    // The command may set API keys: the panel is shown the line with them masked.
+    return { ...method, _meta: { ...method._meta, [TERMINAL_COMMAND_META]: this.#mask(line) } };
   }
 
   async authenticate(request: AuthenticateRequest): Promise<void> {

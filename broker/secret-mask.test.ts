@@ -12,6 +12,7 @@ describe('the secret mask', () => {
     expect(mask('using abc-very-secret-value now')).toBe('using *** now');
     expect(mask('key sk-ant-api03-abcdefghijklmnop refused')).toBe('key sk-*** refused');
     expect(mask('OPENAI_API_KEY=zzzzzzzz and password: hunter22')).toBe('OPENAI_API_KEY=*** and password: ***');
+    expect(mask("ANTHROPIC_API_KEY='sk-ant-xyz' claude")).toBe("ANTHROPIC_API_KEY='***' claude");
     expect(mask('home is /root')).toBe('home is /root');
     expect(mask('a short value')).toBe('a short value');
   });

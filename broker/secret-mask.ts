@@ -12,7 +12,7 @@ const PATTERNS: Array<[RegExp, string]> = [
   [/\bAIza[0-9A-Za-z_-]{20,}/g, '***'],
   [/\b(gh[pousr]_)[A-Za-z0-9]{20,}/g, '$1***'],
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, '$1 ***'],
-  [/\b([A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD)[A-Z0-9_]*)(\s*[=:]\s*)("?)[^\s"',;]{4,}/gi, '$1$2$3***'],
+  [/\b([A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD)[A-Z0-9_]*)(\s*[=:]\s*)(["']?)[^\s"',;]{4,}/gi, '$1$2$3***'],
 ];
 
 /** Values shorter than this are too likely to appear by chance to be masked everywhere. */

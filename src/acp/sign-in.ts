@@ -22,13 +22,15 @@ export interface SignInOption {
 }
 
 const MAX_TEXT = 300;
+/** A command line can be long (absolute paths, variables): it is shown whole up to this. */
+const MAX_COMMAND = 2_000;
 
-function text(value: unknown): string | undefined {
+function text(value: unknown, max = MAX_TEXT): string | undefined {
   if (typeof value !== 'string') return undefined;
   // eslint-disable-next-line no-control-regex -- names and descriptions come from the agent
   const clean = value.replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
   if (!clean) return undefined;
-  return clean.length > MAX_TEXT ? `${clean.slice(0, MAX_TEXT - 1)}…` : clean;
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }
 
 /** A shell word, quoted only when it needs to be. */
@@ -43,7 +45,7 @@ function strings(value: unknown): string[] {
 function terminalCommand(method: Record<string, unknown>): string | undefined {
   // The local broker, which starts the agent, spells out the whole line (its command and the args).
   const spelled = (method._meta as Record<string, unknown> | undefined)?.['tabwright/terminalCommand'];
-  if (typeof spelled === 'string' && spelled.trim()) return text(spelled);
+  if (typeof spelled === 'string' && spelled.trim()) return text(spelled, MAX_COMMAND);
   // Agents that predate the `terminal` type put the whole command under `_meta["terminal-auth"]`.
   const meta = (method._meta as Record<string, unknown> | undefined)?.['terminal-auth'] as
     Record<string, unknown> | undefined;

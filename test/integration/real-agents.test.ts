@@ -254,7 +254,8 @@ describe.skipIf(!installed)('real agent CLIs behind the broker', { timeout: 300_
     report(`claude-agent-acp: panel open → connected ${Date.now() - opened} ms`);
     // It lists a terminal login, with the command to run.
     const login = signInOptions(r.panel.connection.authMethods).find((o) => o.kind === 'terminal');
-    expect(login?.command).toContain('claude-agent-acp');
+    expect(login?.command).toMatch(/claude-agent-acp' --cli$/);
+    expect(login?.command).not.toContain('sk-ant-dummy-key-for-tests');
     const outcome = (await prompt(r, 'Say hello.')) as { error?: string; stopReason?: string };
     report(`claude-agent-acp prompt outcome: ${JSON.stringify(outcome).slice(0, 400)}`);
     const said = `${outcome.error ?? ''} ${r.panel.text()}`;
