@@ -20,7 +20,7 @@ const noChrome = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/', 'dist-test/', 'release/', 'node_modules/', 'test-results/', 'public/icons/'] },
+  { ignores: ['dist/', 'dist-test/', 'release/', 'node_modules/', 'test-results/', 'public/icons/', '.cache/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -93,7 +93,12 @@ export function createAcpHost(options: HostOptions) {
     try {
       await options.agent.restore(session);
     } catch (error) {
-      throw new RequestError(-32002, `The agent could not restore session ${session.id}: ${(error as Error).message}`);
+      const data = error instanceof RequestError ? error.data : undefined;
+      throw new RequestError(
+        -32002,
+        `The agent could not restore session ${session.id}: ${(error as Error).message}`,
+        data,
+      );
     }
     return {};
   };
@@ -140,9 +145,18 @@ export function createAcpHost(options: HostOptions) {
           promptCapabilities: identity.promptCapabilities,
         },
         agentInfo: identity.agentInfo,
-        authMethods: [],
+        authMethods: identity.authMethods ?? [],
         _meta: { [PROMPT_DEDUP_META]: true },
       };
+    })
+    .onRequest(methods.agent.authenticate, async ({ params }) => {
+      if (!options.agent.authenticate) throw RequestError.invalidParams(undefined, 'This agent has no sign-in');
+      await options.agent.authenticate(params).catch((error: unknown) => {
+        throw error instanceof RequestError
+          ? error
+          : RequestError.internalError(undefined, `The agent could not sign in: ${(error as Error).message}`);
+      });
+      return {};
     })
     .onRequest(methods.agent.session.new, Raw, async ({ params }) => {
       const session = sessions.create(randomUUID());

@@ -19,6 +19,8 @@ export interface Binding {
   session: BrokerSession | undefined;
   /** Set while the agent replays a loaded session the panel already shows. */
   replaying: boolean;
+  /** Set while the agent finishes a turn the panel was already told is cancelled: it is not shown. */
+  finishingCancelled: boolean;
 }
 
 export interface LaunchOptions {
@@ -46,7 +48,7 @@ function relayTo(binding: Binding, log: (line: string) => void) {
   return client({ name: 'tabwright-broker' })
     .onNotification('session/update', ({ params }) => {
       const session = binding.session;
-      if (!session || binding.replaying) return;
+      if (!session || binding.replaying || binding.finishingCancelled) return;
       let relayed = { ...params, sessionId: session.id };
       // The panel refuses method frames over 1 MiB (OpenAB's limit); say so instead of losing the socket.
       if (Buffer.byteLength(JSON.stringify(relayed)) > MAX_METHOD_FRAME_BYTES - 512) {
@@ -60,7 +62,7 @@ function relayTo(binding: Binding, log: (line: string) => void) {
     })
     .onRequest('session/request_permission', async ({ params, signal }) => {
       const session = binding.session;
-      if (!session?.client) return CANCELLED;
+      if (!session?.client || binding.finishingCancelled) return CANCELLED;
       return session.client
         .request('session/request_permission', { ...params, sessionId: session.id }, { cancellationSignal: signal })
         .catch(() => CANCELLED);
@@ -68,7 +70,7 @@ function relayTo(binding: Binding, log: (line: string) => void) {
 }
 
 export async function launchAgent(options: LaunchOptions): Promise<Running> {
-  const binding: Binding = { session: undefined, replaying: false };
+  const binding: Binding = { session: undefined, replaying: false, finishingCancelled: false };
   const process = new AgentProcess({
     command: options.command,
     cwd: options.cwd,
@@ -76,12 +78,19 @@ export async function launchAgent(options: LaunchOptions): Promise<Running> {
     redact: options.redact,
     log: options.log,
   });
+  options.log(`agent process ${String(process.pid)} started`);
   try {
     const init = await within(
       Promise.race([
         process.connection.agent.request('initialize', {
           protocolVersion: 1,
-          clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+          // Agents list a terminal login only to clients that say they can show one; the panel
+          // shows its command for the user to run.
+          clientCapabilities: {
+            fs: { readTextFile: false, writeTextFile: false },
+            terminal: false,
+            _meta: { 'terminal-auth': true },
+          },
           clientInfo: { name: 'tabwright-broker', title: 'Tabwright local broker', version: options.version },
         }),
         process.exited.then(() => Promise.reject(new Error(process.describeExit()))),

@@ -1,22 +1,29 @@
 /**
  * The broker fronting a real agent: one agent process per panel session, started from the user's
- * command, with ACP relayed both ways — prompts and cancellation to the agent; its session
+ * command, with ACP relayed both ways — sign-in, prompts and cancellation to the agent; its session
  * updates and permission requests to whichever panel socket holds the session now. The panel's
  * tools reach the agent as an ordinary MCP server on the broker (see child-mcp-servers.ts).
  *
  * Agent processes outlive panel sockets: a panel that reconnects resumes the same process. One
  * left without a panel for `detachedTtlMs` is stopped; a later resume starts a new process and
  * restores the session there (`session/resume`, else `session/load`) when the agent can.
+ *
+ * An agent that refuses a session (it needs signing in, its configuration is wrong) is answering,
+ * not failing: its process is kept for the next attempt, so a panel that retries never starts
+ * another one.
  */
 import {
-  RequestError,
+  type AuthMethod,
+  type AuthenticateRequest,
   type ContentBlock,
   type McpServer,
   type PromptResponse,
 } from '@agentclientprotocol/sdk/unstable';
+import { agentFailure } from './agent-failure';
 import { launchAgent, type Running } from './agent-launch';
 import { mcpServersForAgent, type BrokerMcpEndpoint } from './child-mcp-servers';
 import type { AgentIdentity, FrontedAgent } from './fronted-agent';
+import { secretMask } from './secret-mask';
 import type { BrokerSession, SessionStore } from './sessions';
 
 export interface PassthroughOptions {
@@ -26,6 +33,7 @@ export interface PassthroughOptions {
   sessions: SessionStore;
   /** Where the agent reaches a session's tools. */
   endpointFor(sessionId: string): BrokerMcpEndpoint;
+  /** Masks secrets (the broker token, API keys) in anything relayed to the log or the panel. */
   redact(text: string): string;
   log(line: string): void;
   detachedTtlMs?: number;
@@ -34,20 +42,36 @@ export interface PassthroughOptions {
   cancelGraceMs?: number;
 }
 
-const DEFAULT_DETACHED_TTL_MS = 10 * 60_000;
+export const DEFAULT_DETACHED_TTL_MS = 10 * 60_000;
 const DEFAULT_START_TIMEOUT_MS = 60_000;
 const DEFAULT_CANCEL_GRACE_MS = 15_000;
 
+const CANCELLED: PromptResponse = { stopReason: 'cancelled' };
+
+/** Where a terminal sign-in method carries the full command line the user runs (see sign-in.ts). */
+export const TERMINAL_COMMAND_META = 'tabwright/terminalCommand';
+
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
 export class AgentPassthrough implements FrontedAgent {
-  /** A started agent no session has claimed yet (started by `initialize` to learn who it is). */
+  /** A started agent no session holds: started to learn who it is, to sign in, or kept after a refusal. */
   #spare: Promise<Running> | undefined;
   #identity: AgentIdentity | undefined;
+  /** The sign-in the user chose, repeated in every agent process started after it. */
+  #auth: AuthenticateRequest | undefined;
   readonly #running = new Map<string, Running>();
   readonly #reapers = new Map<string, NodeJS.Timeout>();
+  /** Per session, settles once the agent has ended the turn that holds it (not when the panel heard). */
+  readonly #agentTurns = new Map<string, Promise<void>>();
   readonly #stopListening: () => void;
+  /** The token and the API keys in the broker's environment (which agents inherit), masked. */
+  readonly #mask: (text: string) => string;
   #closed = false;
 
   constructor(private readonly options: PassthroughOptions) {
+    this.#mask = secretMask(options.redact);
     this.#stopListening = options.sessions.onChange((session) => this.#watchAttachment(session));
   }
 
@@ -55,17 +79,49 @@ export class AgentPassthrough implements FrontedAgent {
     if (this.#identity) return this.#identity;
     // The first panel to connect starts an agent to learn who it is; that process then serves the
     // first session, so the panel does not wait for two starts.
-    this.#spare ??= this.#launch();
-    const spare = this.#spare;
+    const { init } = await this.#spareRunning();
+    const info = init.agentInfo ?? { name: this.options.command.split(/\s+/)[0] ?? 'agent', version: '' };
+    this.#identity = {
+      agentInfo: { ...info, title: info.title ?? info.name },
+      promptCapabilities: init.agentCapabilities?.promptCapabilities ?? {},
+      authMethods: (init.authMethods ?? []).map((method) => this.#withTerminalCommand(method)),
+    };
+    return this.#identity;
+  }
+
+  /**
+   * A terminal login runs the agent's own command with extra arguments; only the broker knows that
+   * command, so it spells the whole line out for the panel to show.
+   */
+  #withTerminalCommand(method: AuthMethod): AuthMethod {
+    if (!('type' in method) || method.type !== 'terminal') return method;
+    const env = Object.entries(method.env ?? {}).map(([name, value]) => `${name}=${shellWord(value)} `);
+    const line = `${env.join('')}${this.options.command}${(method.args ?? []).map((arg) => ` ${shellWord(arg)}`).join('')}`;
+    // The command may set API keys: the panel is shown the line with them masked.
+    return { ...method, _meta: { ...method._meta, [TERMINAL_COMMAND_META]: this.#mask(line) } };
+  }
+
+  async authenticate(request: AuthenticateRequest): Promise<void> {
+    const running = await this.#spareRunning();
     try {
-      const { init } = await spare;
-      const info = init.agentInfo ?? { name: this.options.command.split(/\s+/)[0] ?? 'agent', version: '' };
-      this.#identity = {
-        agentInfo: { ...info, title: info.title ?? info.name },
-        promptCapabilities: init.agentCapabilities?.promptCapabilities ?? {},
-      };
+      await running.process.connection.agent.request('authenticate', request);
+    } catch (error) {
+      throw await agentFailure(error, running.process);
+    }
+    this.#auth = { methodId: request.methodId, ...(request._meta ? { _meta: request._meta } : {}) };
+    this.options.log(`the agent signed in (${request.methodId})`);
+  }
+
+  /** The spare agent process, started if there is none (or it has ended). */
+  async #spareRunning(): Promise<Running> {
+    const current = this.#spare ? await this.#spare.catch(() => undefined) : undefined;
+    if (current?.process.alive) return current;
+    const spare = this.#launch();
+    this.#spare = spare;
+    try {
+      const running = await spare;
       this.#reapSpareLater(spare);
-      return this.#identity;
+      return running;
     } catch (error) {
       if (this.#spare === spare) this.#spare = undefined;
       throw error;
@@ -83,10 +139,17 @@ export class AgentPassthrough implements FrontedAgent {
 
   async start(session: BrokerSession): Promise<void> {
     const running = await this.#bind(session);
-    const created = await running.process.connection.agent.request('session/new', {
-      cwd: this.options.cwd,
-      mcpServers: this.#mcpServers(session, running),
-    });
+    let created;
+    try {
+      created = await running.process.connection.agent.request('session/new', {
+        cwd: this.options.cwd,
+        mcpServers: this.#mcpServers(session, running),
+      });
+    } catch (error) {
+      const failure = await agentFailure(error, running.process);
+      this.#release(session, running);
+      throw failure;
+    }
     session.agentSessionId = created.sessionId;
     this.options.sessions.save();
     this.options.log(`session ${session.id.slice(0, 8)} runs in agent process ${String(running.process.pid)}`);
@@ -110,51 +173,111 @@ export class AgentPassthrough implements FrontedAgent {
         throw new Error('its process ended and the agent cannot resume or load sessions');
       }
     } catch (error) {
-      await this.discard(session);
-      throw error;
+      const failure = await agentFailure(error, running.process);
+      this.#release(session, running);
+      throw failure;
     } finally {
       running.binding.replaying = false;
     }
     this.options.log(`session ${session.id.slice(0, 8)} restored in agent process ${String(running.process.pid)}`);
   }
 
+  /**
+   * One turn. Turns never overlap in the agent: a prompt waits until the agent has ended the
+   * previous turn of its session, even one the panel was already told is cancelled.
+   */
   async prompt(session: BrokerSession, prompt: ContentBlock[], signal: AbortSignal): Promise<PromptResponse> {
-    let running = this.#running.get(session.id);
-    if (!running?.process.alive) {
-      await this.restore(session);
-      running = this.#running.get(session.id)!;
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    const previous = this.#agentTurns.get(session.id) ?? Promise.resolve();
+    const held = previous.then(() => mine);
+    this.#agentTurns.set(session.id, held);
+    void held.then(() => {
+      if (this.#agentTurns.get(session.id) === held) this.#agentTurns.delete(session.id);
+    });
+    let sent: Promise<unknown> | undefined;
+    try {
+      await Promise.race([previous, aborted(signal)]);
+      if (signal.aborted) return CANCELLED;
+      let running = this.#running.get(session.id);
+      if (!running?.process.alive) {
+        await this.restore(session);
+        running = this.#running.get(session.id)!;
+      }
+      const answer = running.process.connection.agent.request('session/prompt', {
+        sessionId: session.agentSessionId!,
+        prompt,
+      });
+      sent = answer;
+      return await this.#relayTurn(session, running, answer, signal);
+    } finally {
+      if (sent) void sent.then(release, release);
+      else release();
     }
+  }
+
+  async #relayTurn(
+    session: BrokerSession,
+    running: Running,
+    answer: Promise<PromptResponse>,
+    signal: AbortSignal,
+  ): Promise<PromptResponse> {
     const agent = running.process.connection.agent;
     const sessionId = session.agentSessionId!;
-    const onAbort = () => void agent.notify('session/cancel', { sessionId }).catch(() => undefined);
-    signal.addEventListener('abort', onAbort, { once: true });
+    let timer: NodeJS.Timeout | undefined;
+    let retired = false;
+    let onAbort: () => void = () => undefined;
+    // An agent must answer a cancelled turn with `cancelled`; one that does not within the grace
+    // period is not waited for: the panel hears `cancelled`. An agent that can restore its session
+    // has its process ended (the session goes on in a new one); any other keeps the turn, and the
+    // next prompt waits until the agent ends it.
+    const graceOver = new Promise<PromptResponse>((resolve) => {
+      onAbort = () => {
+        void agent.notify('session/cancel', { sessionId }).catch(() => undefined);
+        const graceMs = this.options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS;
+        timer = setTimeout(() => {
+          if (this.#canRestore(running)) {
+            retired = true;
+            this.options.log(
+              `the agent did not end a cancelled turn within ${graceMs / 1000} s; its process was stopped and the session goes on in a new one`,
+            );
+            void this.#retire(session, running).then(() => resolve(CANCELLED));
+          } else {
+            this.options.log(
+              `the agent did not end a cancelled turn within ${graceMs / 1000} s; the next prompt waits until it does`,
+            );
+            running.binding.finishingCancelled = true;
+            const heard = () => void (running.binding.finishingCancelled = false);
+            answer.then(heard, heard);
+            resolve(CANCELLED);
+          }
+        }, graceMs);
+        timer.unref();
+      };
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    });
     try {
-      const answer = agent.request('session/prompt', { sessionId, prompt });
-      return await Promise.race([answer, this.#cancelGrace(signal)]);
+      return await Promise.race([answer, graceOver]);
     } catch (error) {
-      if (await running.process.endedWithin(2_000)) {
-        throw RequestError.internalError(undefined, running.process.describeExit());
-      }
-      throw error;
+      if (retired) return graceOver;
+      throw await agentFailure(error, running.process);
     } finally {
+      clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
     }
   }
 
-  /** An agent must answer a cancelled turn with `cancelled`; one that never does is not waited for forever. */
-  #cancelGrace(signal: AbortSignal): Promise<PromptResponse> {
-    return new Promise((resolve) => {
-      signal.addEventListener(
-        'abort',
-        () => {
-          setTimeout(() => {
-            this.options.log('the agent did not end a cancelled turn; stopped waiting for it');
-            resolve({ stopReason: 'cancelled' });
-          }, this.options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS).unref();
-        },
-        { once: true },
-      );
-    });
+  #canRestore(running: Running): boolean {
+    const capabilities = running.init.agentCapabilities;
+    return Boolean(capabilities?.sessionCapabilities?.resume || capabilities?.loadSession);
+  }
+
+  /** Ends a session's agent process; the session stays, to be restored in a new one. */
+  async #retire(session: BrokerSession, running: Running): Promise<void> {
+    if (this.#running.get(session.id) === running) this.#running.delete(session.id);
+    running.binding.session = undefined;
+    await running.process.kill();
   }
 
   async discard(session: BrokerSession): Promise<void> {
@@ -194,16 +317,39 @@ export class AgentPassthrough implements FrontedAgent {
     return running;
   }
 
-  #launch(): Promise<Running> {
-    if (this.#closed) return Promise.reject(new Error('the broker is shutting down'));
-    return launchAgent({
+  /** A session the agent refused gives its process back as the spare, for the next attempt. */
+  #release(session: BrokerSession, running: Running): void {
+    if (this.#running.get(session.id) === running) this.#running.delete(session.id);
+    running.binding.session = undefined;
+    if (running.process.alive && !this.#spare && !this.#closed) {
+      const spare = Promise.resolve(running);
+      this.#spare = spare;
+      this.#reapSpareLater(spare);
+    } else {
+      void running.process.kill();
+    }
+  }
+
+  async #launch(): Promise<Running> {
+    if (this.#closed) throw new Error('the broker is shutting down');
+    const running = await launchAgent({
       command: this.options.command,
       cwd: this.options.cwd,
       version: this.options.version,
-      redact: this.options.redact,
+      redact: this.#mask,
       log: this.options.log,
       startTimeoutMs: this.options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
     });
+    if (this.#auth) {
+      // A sign-in that no longer works is forgotten: the agent's refusal of the session says so.
+      await running.process.connection.agent.request('authenticate', this.#auth).catch((error: unknown) => {
+        this.options.log(
+          `the agent refused the earlier sign-in (${this.#auth?.methodId}): ${(error as Error).message}`,
+        );
+        this.#auth = undefined;
+      });
+    }
+    return running;
   }
 
   #mcpServers(session: BrokerSession, running: Running): McpServer[] {
@@ -230,4 +376,11 @@ export class AgentPassthrough implements FrontedAgent {
     timer.unref();
     this.#reapers.set(session.id, timer);
   }
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
 }

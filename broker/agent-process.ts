@@ -23,7 +23,9 @@ export interface ExitStatus {
   signal: NodeJS.Signals | null;
 }
 
-const STDERR_TAIL_LINES = 12;
+/** What of its stderr an agent's failure carries to the panel: the last lines, bounded in bytes too. */
+const STDERR_TAIL_LINES = 20;
+const STDERR_TAIL_BYTES = 2_048;
 const KILL_GRACE_MS = 3_000;
 
 export class AgentProcess {
@@ -95,11 +97,38 @@ export class AgentProcess {
   }
 
   #remember(raw: string): void {
-    const line = this.options.redact(raw.replace(/\r$/, '')).slice(0, 2_000);
+    // Terminal colours and cursor codes mean nothing in a log or a chat message.
+    // eslint-disable-next-line no-control-regex -- the escape character is what is removed
+    const plain = raw.replace(/\r$/, '').replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+    const line = this.options.redact(plain).slice(0, 2_000);
     if (!line.trim()) return;
     this.#tail.push(line);
     if (this.#tail.length > STDERR_TAIL_LINES) this.#tail.shift();
     this.options.log(`agent: ${line}`);
+  }
+
+  /**
+   * The last lines the agent wrote to stderr (masked), at most 20 lines and 2 KB: what an error it
+   * answers with often leaves out (a refused login, a missing key, a crash's cause).
+   */
+  stderrTail(): string {
+    const lines: string[] = [];
+    let bytes = 0;
+    for (const line of this.#tail.slice(-STDERR_TAIL_LINES).reverse()) {
+      const size = Buffer.byteLength(line) + 1;
+      if (bytes + size > STDERR_TAIL_BYTES) {
+        if (!lines.length)
+          lines.push(
+            Buffer.from(line)
+              .subarray(-STDERR_TAIL_BYTES + 1)
+              .toString('utf8'),
+          );
+        break;
+      }
+      lines.push(line);
+      bytes += size;
+    }
+    return lines.reverse().join('\n');
   }
 
   /** How the process ended, with the last lines it wrote to stderr, for error messages. */

@@ -4,6 +4,8 @@
  * de-duplication and the tunnel; a fronted agent only answers for the agent itself.
  */
 import type {
+  AuthenticateRequest,
+  AuthMethod,
   ContentBlock,
   Implementation,
   InitializeRequest,
@@ -15,6 +17,8 @@ import type { BrokerSession } from './sessions';
 export interface AgentIdentity {
   agentInfo: Implementation;
   promptCapabilities: PromptCapabilities;
+  /** How the agent signs in, as it lists them; relayed to the panel unchanged. */
+  authMethods?: AuthMethod[];
 }
 
 export interface FrontedAgent {
@@ -26,6 +30,8 @@ export interface FrontedAgent {
   restore(session: BrokerSession): Promise<void>;
   /** One turn; `signal` aborts when the panel cancels it. */
   prompt(session: BrokerSession, prompt: ContentBlock[], signal: AbortSignal): Promise<PromptResponse>;
+  /** Signs the agent in with one of its methods; agent processes started later sign in the same way. */
+  authenticate?(request: AuthenticateRequest): Promise<void>;
   /** Forget a session that failed to start. */
   discard(session: BrokerSession): Promise<void>;
   close(): Promise<void>;

@@ -28,6 +28,7 @@ export const USAGE = `Usage: npm run broker -- [options]
                        test build; repeat it or give a comma list
   --dialect a|b        tunnel dialect: a = OpenAB's contract (default), b = the ACP SDK binding
   --state <file>       keep sessions and delivered prompt ids across restarts
+  --detached-ttl <min> minutes an agent process waits for its panel to come back (default 10)
   --host <name>        listen address (default 127.0.0.1; anything else needs a token)
   -h, --help           this text`;
 
@@ -46,6 +47,7 @@ export interface CliConfig {
   stateFile: string | undefined;
   agentCommand: string | undefined;
   agentCwd: string | undefined;
+  detachedAgentTtlMs: number | undefined;
 }
 
 /** The command line as broker options; throws with a message for the user on bad input. */
@@ -63,6 +65,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       'extension-id': { type: 'string', multiple: true, default: [] },
       dialect: { type: 'string', default: 'a' },
       state: { type: 'string' },
+      'detached-ttl': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -75,6 +78,10 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
   const { token, source } = chooseToken(values, env);
   if (/[^\x21-\x7e]|[()<>@,;:\\"/[\]?={}]/.test(token)) {
     throw new Error('The token travels in a WebSocket subprotocol: use letters, digits and - _ . ~ + only');
+  }
+  const ttl = values['detached-ttl'] === undefined ? undefined : Number(values['detached-ttl']);
+  if (ttl !== undefined && !(Number.isFinite(ttl) && ttl > 0 && ttl <= 7 * 24 * 60)) {
+    throw new Error('--detached-ttl must be a number of minutes, more than 0 and at most a week');
   }
   if (!hostIsLoopback(values.host) && !token) throw new Error('Listening beyond loopback needs a token');
   if (!token && values.agent !== undefined) {
@@ -101,6 +108,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     stateFile: values.state,
     agentCommand: values.agent?.trim(),
     agentCwd: values.cwd,
+    detachedAgentTtlMs: ttl === undefined ? undefined : Math.round(ttl * 60_000),
   };
 }
 
@@ -167,6 +175,7 @@ async function main(): Promise<void> {
     stateFile: config.stateFile,
     agentCommand: config.agentCommand,
     agentCwd: config.agentCwd,
+    ...(config.detachedAgentTtlMs !== undefined ? { detachedAgentTtlMs: config.detachedAgentTtlMs } : {}),
     version: pkg.version,
     log: (line) => console.log(`[broker] ${line}`),
   });

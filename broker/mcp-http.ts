@@ -48,6 +48,16 @@ export function jsonRpcError(
     .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
 }
 
+/**
+ * Anything the broker does not serve is a 404, so MCP clients probing for OAuth metadata
+ * (`/.well-known/…`) learn there is none instead of parsing a page; under `/mcp` the answer has
+ * the JSON-RPC error shape the MCP specification gives.
+ */
+export function notFound(response: ServerResponse, path: string): void {
+  if (path === '/mcp' || path.startsWith('/mcp/')) return jsonRpcError(response, 404, -32001, `Not found: ${path}`);
+  response.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found: ${path}\n`);
+}
+
 async function readBody(request: IncomingMessage, limit: number): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;

@@ -46,6 +46,8 @@ describe('the command line', () => {
     ).toMatchObject({ agentCommand: 'my-agent --acp', dialect: 'b', token: 'abc', port: 0 });
     expect(parseCli([], { TABWRIGHT_TOKEN: 'from-env' })).toMatchObject({ token: 'from-env' });
     expect(parseCli(['--no-token'], { TABWRIGHT_TOKEN: 'x' })).toMatchObject({ token: '' });
+    expect(parseCli(['--detached-ttl', '2.5'], {})).toMatchObject({ detachedAgentTtlMs: 150_000 });
+    expect(parseCli([], {})).toMatchObject({ detachedAgentTtlMs: undefined });
   });
 
   it('refuses what would fail later', () => {
@@ -54,6 +56,8 @@ describe('the command line', () => {
     expect(() => parseCli(['--agent', '  '], {})).toThrow(/agent/);
     expect(() => parseCli(['--token', 'a/b='], {})).toThrow(/subprotocol/);
     expect(() => parseCli(['--host', '0.0.0.0', '--no-token'], {})).toThrow(/needs a token/);
+    expect(() => parseCli(['--detached-ttl', '0'], {})).toThrow(/detached-ttl/);
+    expect(() => parseCli(['--detached-ttl', 'soon'], {})).toThrow(/detached-ttl/);
     expect(parseCli(['-h'], {})).toBe('help');
   });
 

@@ -15,7 +15,7 @@ import { demoAgent } from './demo-backend';
 import { parseExtensionIds, TEST_BUILD_EXTENSION_ID } from './extension-ids';
 import type { FrontedAgent } from './fronted-agent';
 import { MAX_INBOUND_FRAME_BYTES } from './limits';
-import { jsonRpcError, McpHttpEndpoint } from './mcp-http';
+import { jsonRpcError, McpHttpEndpoint, notFound } from './mcp-http';
 import { bridgeCommand } from './mcp-stdio-bridge';
 import type { Dialect } from './panel-tools';
 import { SessionStore } from './sessions';
@@ -54,6 +54,8 @@ export interface BrokerOptions {
   tunnelTimeoutMs?: number;
   /** How long an agent process waits for its panel to come back before it is stopped. */
   detachedAgentTtlMs?: number;
+  /** How long a cancelled turn may take to end before the broker stops waiting (15 s). */
+  agentCancelGraceMs?: number;
   /** Open MCP client sessions kept per endpoint (see limits.ts). */
   mcpSessionLimit?: number;
 }
@@ -142,6 +144,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
         redact,
         log,
         ...(options.detachedAgentTtlMs !== undefined ? { detachedTtlMs: options.detachedAgentTtlMs } : {}),
+        ...(options.agentCancelGraceMs !== undefined ? { cancelGraceMs: options.agentCancelGraceMs } : {}),
       })
     : demoAgent({ version, chunkDelayMs: options.chunkDelayMs ?? 8 });
 
@@ -170,8 +173,10 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   };
 
   const server: Server = createServer((request, response) => {
-    const key = mcpRoute(new URL(request.url ?? '/', 'http://broker').pathname);
+    const path = new URL(request.url ?? '/', 'http://broker').pathname;
+    const key = mcpRoute(path);
     if (key !== undefined) return serveMcp(request, response, key);
+    if (path !== '/' && path !== '/acp') return notFound(response, path);
     const verdict = judgeRequest({ host: request.headers.host, origin: request.headers.origin }, admission);
     if (!verdict.ok) {
       response.writeHead(verdict.status, { 'content-type': 'text/plain' }).end(`${verdict.reason}\n`);

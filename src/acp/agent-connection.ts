@@ -18,6 +18,7 @@ import {
   type StopReason,
 } from '@agentclientprotocol/sdk/unstable';
 import { createWebSocketStream } from '@agentclientprotocol/sdk/experimental/ws-client';
+import { agentErrorText } from './agent-error';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff';
 import { subprotocolsFor } from './broker-url';
 import { sleep, type Clock } from './clock';
@@ -29,7 +30,17 @@ import { brokerDropsRepeats, MESSAGE_ID_META, planSession, type SessionMethod } 
 import { observeSocket, type SocketObservation } from './socket-observer';
 import type { McpTunnel } from '../mcp-server/tunnel';
 
-export type ConnectionStatus = 'disabled' | 'connecting' | 'connected' | 'unresponsive' | 'auth_failed' | 'unreachable';
+export type ConnectionStatus =
+  | 'disabled'
+  | 'connecting'
+  | 'connected'
+  | 'unresponsive'
+  | 'auth_failed'
+  | 'unreachable'
+  /** The agent answered that it needs signing in; it waits for the user to pick a sign-in method. */
+  | 'needs_signin'
+  /** The broker or agent answered the handshake with a refusal; it waits for a click or an edit. */
+  | 'refused';
 
 export interface AgentEvents {
   status(status: ConnectionStatus, detail?: string): void;
@@ -83,13 +94,27 @@ export interface AgentConnectionOptions {
   cwd?: string;
 }
 
+/** ACP's `auth_required`: the agent will not start a session before it is signed in. */
+const AUTH_REQUIRED = -32000;
+
 /**
  * A handshake that failed with an answer. Silence (our own timeout) is a slow or stuck broker, not
- * a refusal: it is retried on the usual back-off, never parked like a rejected token.
+ * a refusal: it is retried on the usual back-off. An answer is the agent's or broker's word and is
+ * not retried on its own: trying again would only start the agent again to hear the same thing.
  */
-function handshakeFailure(error: RequestError): Failure {
+function handshakeFailure(error: RequestError, signingIn: string | undefined): Failure {
   if (error.code === -32800) return { kind: 'closed', detail: 'the broker did not answer the handshake in time' };
-  return { kind: 'protocol', detail: `the broker refused to start a session: ${error.message}` };
+  const why = agentErrorText(error);
+  if (signingIn) return { kind: 'needs_signin', detail: `signing in with “${signingIn}” failed: ${why}` };
+  if (error.code === AUTH_REQUIRED) return { kind: 'needs_signin', detail: `the agent needs signing in: ${why}` };
+  return { kind: 'refused', detail: `the broker refused to start a session: ${why}` };
+}
+
+/** The agent refused the sign-in the user chose (told apart from a refused session). */
+class SignInFailure extends Error {
+  constructor(override readonly cause: RequestError) {
+    super(cause.message);
+  }
 }
 
 export class AgentConnection {
@@ -107,6 +132,15 @@ export class AgentConnection {
   #wake: (() => void) | undefined;
   /** Set when the panel itself dropped the socket, so the notice says why. */
   #droppedBecause: string | undefined;
+  /** The agent's sign-in methods, as its last handshake listed them. */
+  #authMethods: readonly unknown[] = [];
+  /** The sign-in method the user chose, tried in the next handshake before the session. */
+  #signIn: string | undefined;
+  /** Whether the broker resumes sessions (so servers can be re-declared without a reconnect). */
+  #canResume = false;
+  /** The offered servers changed and the broker has not been told yet. */
+  #redeclarePending = false;
+  #redeclaring: Promise<void> | undefined;
 
   constructor(options: AgentConnectionOptions) {
     this.#o = options;
@@ -125,6 +159,17 @@ export class AgentConnection {
 
   get busy(): boolean {
     return this.#turn !== undefined;
+  }
+
+  /** How the agent says it can sign in (ACP `authMethods`, as listed). */
+  get authMethods(): readonly unknown[] {
+    return this.#authMethods;
+  }
+
+  /** Signs in with one of the agent's methods, then starts the session (one handshake, at once). */
+  signIn(methodId: string): void {
+    this.#signIn = methodId;
+    this.enable();
   }
 
   /** Starts (or restarts) connecting, with reconnects, until disable(). */
@@ -164,6 +209,46 @@ export class AgentConnection {
     }
   }
 
+  /**
+   * The servers offered to the agent changed (a connector turned on or off). A gateway need not act
+   * on `tools/list_changed` (OpenAB does not), so the whole set is declared again with
+   * `session/resume` once the agent is idle; a broker that cannot resume gets a reconnect instead.
+   */
+  redeclare(): void {
+    this.#redeclarePending = true;
+    void this.#redeclareWhenIdle();
+  }
+
+  async #redeclareWhenIdle(): Promise<void> {
+    const connection = this.#connection;
+    const sessionId = this.#sessionId;
+    if (!this.#redeclarePending || this.#redeclaring || this.#turn || !connection || !sessionId) return;
+    if (this.#status !== 'connected' && this.#status !== 'unresponsive') return;
+    this.#redeclarePending = false;
+    if (!this.#canResume) {
+      this.#droppedBecause = 'the tool servers offered to the agent changed';
+      connection.close(new Error('re-declaring'));
+      return;
+    }
+    const params = { sessionId, cwd: this.#o.cwd ?? '/', mcpServers: this.#o.declarations() };
+    this.#redeclaring = connection.agent
+      .request('session/resume', params, {
+        cancellationSignal: AbortSignal.timeout(this.#timing.handshakeTimeoutMs),
+        stopWaitingOnCancel: true,
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          const why = error instanceof RequestError ? agentErrorText(error) : (error as Error).message;
+          this.#o.events.notice(`could not declare the changed tool servers (${why}); reconnect to try again`);
+        },
+      );
+    await this.#redeclaring;
+    this.#redeclaring = undefined;
+    void this.#redeclareWhenIdle();
+    void this.#pump();
+  }
+
   /** Forgets the session so the next connect starts a new one. */
   async forgetSession(): Promise<void> {
     this.#sessionId = undefined;
@@ -177,6 +262,13 @@ export class AgentConnection {
       if (refusals < 2) this.#setStatus('connecting');
       const failure = await this.#connectOnce(signal, () => (attempt = 0));
       if (signal.aborted) return;
+      if (failure.kind === 'needs_signin' || failure.kind === 'refused') {
+        this.#setStatus(failure.kind, failure.detail);
+        await this.#park(signal);
+        attempt = 0;
+        refusals = 0;
+        continue;
+      }
       if (failure.kind === 'auth_failed' || failure.kind === 'protocol') {
         // A browser cannot tell "refused" from "not listening yet" (a broker that is just
         // restarting answers the follow-up probe): believe a refusal only when it repeats.
@@ -201,6 +293,21 @@ export class AgentConnection {
     }
   }
 
+  #methodName(id: string | undefined): string | undefined {
+    if (id === undefined) return undefined;
+    const method = this.#authMethods.find((m) => (m as { id?: unknown }).id === id) as { name?: unknown } | undefined;
+    return typeof method?.name === 'string' ? method.name : id;
+  }
+
+  /** Waits for the user: a sign-in, a click on the chip (enable) or disable. */
+  async #park(signal: AbortSignal): Promise<void> {
+    await new Promise<void>((resolve) => {
+      this.#wake = resolve;
+      signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    this.#wake = undefined;
+  }
+
   async #sleepOrWake(ms: number, signal: AbortSignal): Promise<void> {
     const wake = new AbortController();
     this.#wake = () => wake.abort();
@@ -223,6 +330,7 @@ export class AgentConnection {
     const stop = () => connection.close(new Error('disconnected'));
     signal.addEventListener('abort', stop, { once: true });
     let refusal: Failure | undefined;
+    const signingIn = this.#signIn;
     try {
       await this.#handshake(connection.agent, observation);
       onEstablished();
@@ -232,7 +340,9 @@ export class AgentConnection {
       await connection.closed;
     } catch (error) {
       // An answer that refuses the handshake is the broker's word; anything else is read from the socket.
-      if (error instanceof RequestError && !signal.aborted) refusal = handshakeFailure(error);
+      if (error instanceof SignInFailure && !signal.aborted) {
+        refusal = handshakeFailure(error.cause, this.#methodName(signingIn));
+      } else if (error instanceof RequestError && !signal.aborted) refusal = handshakeFailure(error, undefined);
     } finally {
       signal.removeEventListener('abort', stop);
       this.#teardown(connection);
@@ -256,6 +366,22 @@ export class AgentConnection {
     );
     if (observation.protocol !== 'acp.v1') throw new Error('subprotocol');
     this.#dropsRepeats = brokerDropsRepeats(init._meta);
+    this.#authMethods = init.authMethods ?? [];
+    this.#canResume = Boolean(init.agentCapabilities?.sessionCapabilities?.resume);
+    // A handshake declares the current set: nothing is left to re-declare.
+    this.#redeclarePending = false;
+    const chosen = this.#signIn;
+    if (chosen) {
+      try {
+        await agent.request('authenticate', { methodId: chosen }, timeout());
+        this.#signIn = undefined;
+      } catch (error) {
+        if (!(error instanceof RequestError) || error.code === -32800) throw error;
+        // The agent said no: the choice is spent, and the user picks again.
+        this.#signIn = undefined;
+        throw new SignInFailure(error);
+      }
+    }
     const known = this.#sessionId ?? (await this.#o.sessions.get());
     const method = planSession(init.agentCapabilities, known);
     const base = { cwd: this.#o.cwd ?? '/', mcpServers: this.#o.declarations() };
@@ -322,9 +448,16 @@ export class AgentConnection {
   async #pump(): Promise<void> {
     const agent = this.#connection?.agent;
     const sessionId = this.#sessionId;
-    if (!agent || this.#turn || !sessionId || (this.#status !== 'connected' && this.#status !== 'unresponsive')) {
+    if (
+      !agent ||
+      this.#turn ||
+      this.#redeclaring ||
+      !sessionId ||
+      (this.#status !== 'connected' && this.#status !== 'unresponsive')
+    ) {
       return;
     }
+    if (this.#redeclarePending) return void this.#redeclareWhenIdle();
     const batch = this.outbox.take();
     if (!batch) return;
     const text = batchText(batch);
@@ -352,7 +485,7 @@ export class AgentConnection {
     } catch (error) {
       if (this.#connection?.agent === agent && error instanceof RequestError) {
         this.outbox.complete();
-        this.#o.events.turnEnded(batch.id, { error: error.message });
+        this.#o.events.turnEnded(batch.id, { error: agentErrorText(error) });
       } else if (this.outbox.interrupted(this.#dropsRepeats) === 'lost-after-reply') {
         this.#o.events.turnEnded(batch.id, {
           error: 'The connection dropped while the agent was answering; the reply may be incomplete.',
@@ -362,6 +495,7 @@ export class AgentConnection {
       this.#turn = undefined;
       this.#queueChanged();
     }
+    if (this.#redeclarePending) return void this.#redeclareWhenIdle();
     void this.#pump();
   }
 

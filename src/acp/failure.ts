@@ -7,7 +7,7 @@
 import { httpUrlFor } from './broker-url';
 import type { SocketObservation } from './socket-observer';
 
-export type FailureKind = 'auth_failed' | 'unreachable' | 'closed' | 'protocol';
+export type FailureKind = 'auth_failed' | 'unreachable' | 'closed' | 'protocol' | 'needs_signin' | 'refused';
 
 export interface Failure {
   kind: FailureKind;

@@ -6,6 +6,7 @@ import type { McpServer, SessionUpdate } from '@agentclientprotocol/sdk/unstable
 import { AgentConnection, type ConnectionStatus, type ConnectionTiming } from '../acp/agent-connection';
 import type { Clock } from '../acp/clock';
 import type { ReachabilityProbe } from '../acp/failure';
+import { signInOptions, type SignInOption } from '../acp/sign-in';
 import type { PermissionPrompt } from '../acp/permissions';
 import type { DeclaredServer } from '../mcp-server/dialect-a';
 import type { KillSwitch } from '../mcp-server/gates/kill-switch';
@@ -26,6 +27,8 @@ export interface AgentView {
   pending: number;
   /** What the agent's session says about itself: title, mode, commands, usage. */
   session: SessionState;
+  /** How the agent can sign in, in words (shown while it needs signing in). */
+  signIn: SignInOption[];
 }
 
 export interface HubOptions {
@@ -107,6 +110,7 @@ export class AgentHub {
       busy: r.connection.busy,
       pending: r.connection.outbox.pending.length,
       session: r.session,
+      signIn: r.status === 'needs_signin' ? signInOptions(r.connection.authMethods) : [],
     }));
   }
 
@@ -251,6 +255,15 @@ export class AgentHub {
     });
   }
 
+  /** The servers offered to agents changed: each agent whose set changed is told the whole set again. */
+  redeclare(): void {
+    for (const runtime of this.#runtimes.values()) {
+      const next = this.#declaredServers(runtime.profile).map((d) => d.acpId);
+      const current = runtime.declared.map((d) => d.acpId);
+      if (next.join() !== current.join()) runtime.connection.redeclare();
+    }
+  }
+
   /** Tells every agent offered the server `key` that its tool list changed (`notifications/tools/list_changed`). */
   announceListChanged(key: string): void {
     for (const runtime of this.#runtimes.values()) {
@@ -295,6 +308,13 @@ export class AgentHub {
   disconnectAll(): void {
     this.o.killSwitch.engage();
     for (const runtime of this.#runtimes.values()) runtime.connection.disable();
+    this.#changed();
+  }
+
+  /** Signs an agent in with the method the user picked, then reconnects it. */
+  signIn(agentId: string, methodId: string): void {
+    this.o.killSwitch.release();
+    this.#runtimes.get(agentId)?.connection.signIn(methodId);
     this.#changed();
   }
 

@@ -137,6 +137,7 @@ export function mountChat(o: ChatMountOptions) {
   const roster = new Roster(o.rosterRoot, {
     reconnect: (id) => hub.reconnect(id),
     disconnect: (id) => hub.disconnect(id),
+    signIn: (id, methodId) => hub.signIn(id, methodId),
     edit: (id) => {
       o.showSettings();
       void agentsSettings.edit(id);

@@ -153,6 +153,7 @@ export async function startPanel(): Promise<void> {
   presence.follow(hub);
   connectors.onServersChange((change) => {
     if (change.kind === 'tools') hub.announceListChanged(`connector:${change.connectorId}`);
+    else hub.redeclare();
   });
 
   const main = document.getElementById('main')!;

@@ -5,7 +5,7 @@
 import { WebSocket } from 'ws';
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { AgentConnection, type ConnectionStatus, type ConnectionTiming } from '../../src/acp/agent-connection';
-import { systemClock } from '../../src/acp/clock';
+import { systemClock, type Clock } from '../../src/acp/clock';
 import { fetchProbe } from '../../src/acp/failure';
 import type { PermissionPrompt, RememberedChoice } from '../../src/acp/permissions';
 import type { SessionMethod } from '../../src/acp/session-plan';
@@ -34,6 +34,8 @@ export interface PanelClientOptions {
   /** Answer permission prompts automatically with this option id. */
   answerPermissions?: string | null;
   WebSocket?: typeof WebSocket;
+  /** The panel's timers (back-off, heartbeats); a fake clock lets a test cover minutes at once. */
+  clock?: Clock;
 }
 
 export function panelClient(options: PanelClientOptions) {
@@ -59,7 +61,7 @@ export function panelClient(options: PanelClientOptions) {
     tunnel,
     WebSocket: (options.WebSocket ?? WebSocket) as never,
     probe: fetchProbe,
-    clock: systemClock,
+    clock: options.clock ?? systemClock,
     mintId: () => `id-${++seq}-${Math.random().toString(36).slice(2, 8)}`,
     sessions: { get: async () => sessionId, set: async (id) => void (sessionId = id) },
     permissionMemory: { get: (tool) => remembered.get(tool), set: (tool, choice) => void remembered.set(tool, choice) },

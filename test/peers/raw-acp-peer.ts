@@ -30,6 +30,8 @@ export interface RawPeerOptions {
   refuseSessions?: string;
   /** Never answer session/new (a broker stuck starting its agent). */
   ignoreSessions?: boolean;
+  /** Advertise `session/resume`, as OpenAB does. */
+  resume?: boolean;
 }
 
 export async function startRawPeer(options: RawPeerOptions = {}): Promise<RawPeer> {
@@ -55,7 +57,14 @@ export async function startRawPeer(options: RawPeerOptions = {}): Promise<RawPee
         return send({
           jsonrpc: '2.0',
           id,
-          result: { protocolVersion: 1, agentCapabilities: { loadSession: true, mcpCapabilities: { acp: true } } },
+          result: {
+            protocolVersion: 1,
+            agentCapabilities: {
+              loadSession: true,
+              mcpCapabilities: { acp: true },
+              ...(options.resume ? { sessionCapabilities: { resume: {} } } : {}),
+            },
+          },
         });
       case 'session/new':
       case 'session/load':

@@ -7,6 +7,6 @@ export const STDIO_AGENT = join(import.meta.dirname, 'stdio-agent.ts');
 
 export function stdioAgentCommand(env: Record<string, string> = {}): string {
   const loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  const assignments = Object.entries(env).map(([name, value]) => `${name}=${value} `);
+  const assignments = Object.entries(env).map(([name, value]) => `${name}='${value.replace(/'/g, `'\\''`)}' `);
   return `${assignments.join('')}'${process.execPath}' --import '${loader}' '${STDIO_AGENT}'`;
 }

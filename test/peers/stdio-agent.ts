@@ -5,7 +5,9 @@
  * through the broker's `--agent` passthrough like a model would.
  *
  * Environment: STDIO_AGENT_MCP=stdio hides HTTP support (the broker must offer its stdio bridge);
- * STDIO_AGENT_RESTORE=resume|load|none picks how it restores sessions (default resume).
+ * STDIO_AGENT_RESTORE=resume|load|none picks how it restores sessions (default resume);
+ * STDIO_AGENT_AUTH=required refuses sessions until `authenticate` with `test-key` (which needs
+ * TEST_AGENT_KEY in its environment), like Codex; STDIO_AGENT_REFUSE=<reason> refuses every session.
  */
 import { randomUUID } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
@@ -25,6 +27,26 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 
 const restore = process.env.STDIO_AGENT_RESTORE ?? 'resume';
 const httpSupported = process.env.STDIO_AGENT_MCP !== 'stdio';
+const authRequired = process.env.STDIO_AGENT_AUTH === 'required';
+const refusal = process.env.STDIO_AGENT_REFUSE;
+let signedIn = false;
+
+const AUTH_METHODS = [
+  {
+    type: 'env_var',
+    id: 'test-key',
+    name: 'Use TEST_AGENT_KEY',
+    description: 'Requires setting the `TEST_AGENT_KEY` environment variable.',
+    vars: [{ name: 'TEST_AGENT_KEY' }],
+  },
+  {
+    type: 'terminal',
+    id: 'test-login',
+    name: 'Log in',
+    description: 'Run `stdio-test-agent --login` in a terminal',
+    args: ['--login'],
+  },
+];
 
 interface AgentSession {
   id: string;
@@ -176,6 +198,18 @@ async function turn(client: AgentContext, session: AgentSession, text: string, s
         `answer: ${answer.outcome.outcome === 'selected' ? answer.outcome.optionId : 'cancelled'}`,
       );
     }
+    case 'stubborn': {
+      // Ignores cancellation: the turn runs its full time whatever the client says.
+      await say(client, session.id, 'not stopping…');
+      await new Promise((resolve) => setTimeout(resolve, Number(argument) || 5_000));
+      return say(client, session.id, 'stubborn turn over');
+    }
+    case 'fail':
+      process.stderr.write('stdio-test-agent: request to the model failed; key sk-test-0123456789abcdef refused\n');
+      throw new RequestError(-32603, 'Internal error', {
+        details:
+          'stream disconnected before completion: error sending request for url (http://127.0.0.1:9/v1/responses)',
+      });
     case 'slow': {
       await say(client, session.id, 'working…');
       await new Promise<void>((resolve) => {
@@ -218,9 +252,21 @@ const app = agent({ name: 'stdio-test-agent' })
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
     },
     agentInfo: { name: 'stdio-test-agent', title: 'Stdio test agent', version: '1.0.0' },
-    authMethods: [],
+    authMethods: authRequired ? AUTH_METHODS : [],
   }))
+  .onRequest(methods.agent.authenticate, ({ params }) => {
+    if (params.methodId !== 'test-key')
+      throw RequestError.invalidParams(undefined, `cannot sign in with ${params.methodId}`);
+    if (!process.env.TEST_AGENT_KEY) throw RequestError.authRequired(undefined, 'TEST_AGENT_KEY is not set');
+    signedIn = true;
+    return {};
+  })
   .onRequest(methods.agent.session.new, async ({ params }) => {
+    if (authRequired && !signedIn) throw RequestError.authRequired();
+    if (refusal) {
+      process.stderr.write(`stdio-test-agent: refusing the session: ${refusal}\n`);
+      throw new RequestError(-32603, 'Internal error', { details: refusal });
+    }
     const session = open(`agent-${randomUUID()}`, params.mcpServers);
     await connectMcp(session);
     return { sessionId: session.id };
@@ -243,12 +289,15 @@ const app = agent({ name: 'stdio-test-agent' })
     const session = sessions.get(params.sessionId);
     if (!session) throw new RequestError(-32002, `unknown session ${params.sessionId}`);
     const text = params.prompt.map((block) => (block.type === 'text' ? block.text : '')).join('');
+    // A client must never start a turn while the agent is still in one.
+    if (session.turn) process.stderr.write(`stdio-test-agent: OVERLAP: "${text}" arrived during a turn\n`);
     session.prompts.push(text);
     const controller = new AbortController();
     session.turn = controller;
     try {
       await turn(client, session, text, controller.signal);
     } catch (error) {
+      if (error instanceof RequestError) throw error;
       if (!controller.signal.aborted) await say(client, session.id, `error: ${(error as Error).message}`);
     } finally {
       session.turn = undefined;

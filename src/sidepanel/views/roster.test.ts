@@ -2,6 +2,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { AgentProfile } from '../../shared/settings';
 import type { AgentView } from '../agent-hub';
+import { signInOptions } from '../../acp/sign-in';
 import { emptySessionState } from '../session-state';
 import { chipName, Roster } from './roster';
 
@@ -12,6 +13,7 @@ const view = (fields: Partial<AgentView> = {}): AgentView => ({
   busy: false,
   pending: 0,
   session: emptySessionState(),
+  signIn: [],
   ...fields,
 });
 
@@ -28,7 +30,7 @@ describe('roster chips', () => {
   it('reconnect when unhealthy, open details when healthy, and keep focus across updates', () => {
     const root = document.createElement('nav');
     document.body.append(root);
-    const actions = { reconnect: vi.fn(), disconnect: vi.fn(), edit: vi.fn() };
+    const actions = { reconnect: vi.fn(), disconnect: vi.fn(), edit: vi.fn(), signIn: vi.fn() };
     const roster = new Roster(root, actions);
     roster.render([view({ status: 'unreachable' })], false);
     const chip = root.querySelector('button')!;
@@ -49,5 +51,41 @@ describe('roster chips', () => {
     roster.render([], false);
     expect(root.childElementCount).toBe(0);
     expect(details.hidden).toBe(true);
+  });
+
+  it('show an agent that needs signing in with its own badge, and its methods with what to do', () => {
+    const root = document.createElement('nav');
+    document.body.append(root);
+    const actions = { reconnect: vi.fn(), disconnect: vi.fn(), edit: vi.fn(), signIn: vi.fn() };
+    const roster = new Roster(root, actions);
+    const signIn = signInOptions([
+      { type: 'env_var', id: 'codex-api-key', name: 'Use CODEX_API_KEY', vars: [{ name: 'CODEX_API_KEY' }] },
+      {
+        type: 'terminal',
+        id: 'login',
+        name: 'Log in',
+        _meta: { 'terminal-auth': { command: 'agent', args: ['--login'] } },
+      },
+    ]);
+    const waiting = view({ status: 'needs_signin', detail: 'the agent needs signing in', signIn });
+    expect(chipName(waiting, false)).toBe('Demo: needs sign-in, tunnel not attached');
+    expect(chipName(view({ status: 'auth_failed' }), false)).not.toContain('needs sign-in');
+    roster.render([waiting], false);
+    const chip = root.querySelector('button')!;
+    expect(chip.querySelector('.badge.connection')!.textContent).toBe('needs sign-in');
+    chip.click();
+    expect(actions.reconnect).not.toHaveBeenCalled();
+    const details = root.nextElementSibling as HTMLElement;
+    expect(details.textContent).toContain('Demo needs signing in. Pick how:');
+    expect(details.textContent).toContain('Start the broker with CODEX_API_KEY set (CODEX_API_KEY=…');
+    expect(details.querySelector('pre code')!.textContent).toBe('agent --login');
+    const buttons = [...details.querySelectorAll('button')];
+    buttons.find((b) => b.textContent === 'Sign in: Use CODEX_API_KEY')!.click();
+    expect(actions.signIn).toHaveBeenCalledWith('a1', 'codex-api-key');
+    buttons.find((b) => b.textContent === 'Retry Demo')!.click();
+    expect(actions.reconnect).toHaveBeenCalledWith('a1');
+    roster.render([view({ status: 'refused' })], false);
+    expect(root.querySelector('.badge.connection')!.textContent).toBe('session refused');
+    roster.render([], false);
   });
 });

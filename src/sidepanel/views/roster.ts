@@ -1,7 +1,8 @@
 /**
  * One chip per agent with its connection and browser state in words (never colour alone).
  * Clicking an unhealthy chip reconnects it; clicking a healthy one opens its details (session,
- * mode, context used, commands) with disconnect and edit. Chips are updated in place, so a status
+ * mode, context used, commands) with disconnect and edit; clicking one that needs signing in opens
+ * its sign-in methods. Chips are updated in place, so a status
  * change never takes keyboard focus away.
  */
 import type { ConnectionStatus } from '../../acp/agent-connection';
@@ -17,6 +18,8 @@ const STATUS_TEXT: Record<ConnectionStatus, () => string> = {
   auth_failed: () => t('statusAuthFailed'),
   unreachable: () => t('statusUnreachable'),
   disabled: () => t('statusDisabled'),
+  needs_signin: () => t('statusNeedsSignIn'),
+  refused: () => t('statusRefused'),
 };
 
 export function statusText(status: ConnectionStatus): string {
@@ -33,18 +36,24 @@ export function isHealthy(status: ConnectionStatus): boolean {
   return status === 'connected' || status === 'connecting';
 }
 
+/** Chips whose click opens details rather than reconnecting. */
+function opensDetails(status: ConnectionStatus): boolean {
+  return isHealthy(status) || status === 'needs_signin';
+}
+
 /** The chip's accessible name: "<name>: <status>, <browser>" first, then activity. */
 export function chipName(view: AgentView, actMode: boolean): string {
   const parts = [`${view.profile.name}: ${statusText(view.status)}`, browserBadge(view, actMode)];
   if (view.busy) parts.push(t('replying'));
   if (view.pending) parts.push(t('queuedCount', String(view.pending)));
-  return `${parts.join(', ')}${isHealthy(view.status) ? '' : `. ${t('reconnect')}`}`;
+  return `${parts.join(', ')}${opensDetails(view.status) ? '' : `. ${t('reconnect')}`}`;
 }
 
 export interface RosterActions {
   reconnect(agentId: string): void;
   disconnect(agentId: string): void;
   edit(agentId: string): void;
+  signIn(agentId: string, methodId: string): void;
 }
 
 export class Roster {
@@ -88,7 +97,7 @@ export class Roster {
   }
 
   #fill(chip: HTMLButtonElement, view: AgentView): void {
-    const healthy = isHealthy(view.status);
+    const healthy = opensDetails(view.status);
     chip.className = `chip status-${view.status}${view.busy ? ' busy' : ''}`;
     chip.setAttribute('aria-label', chipName(view, this.#actMode));
     chip.title = view.detail ?? statusText(view.status);
@@ -114,12 +123,53 @@ export class Roster {
   #clicked(agentId: string): void {
     const view = this.#views.find((candidate) => candidate.profile.id === agentId);
     if (!view) return;
-    if (!isHealthy(view.status)) {
+    if (!opensDetails(view.status)) {
       this.actions.reconnect(agentId);
       return;
     }
     this.#expanded = this.#expanded === agentId ? undefined : agentId;
     this.render(this.#views, this.#actMode);
+  }
+
+  /** Each sign-in method in words: what it is, what to run where, and the button that goes on. */
+  #signInSection(view: AgentView): HTMLElement {
+    const id = view.profile.id;
+    const methods = view.signIn.map((option) =>
+      h(
+        'li',
+        {},
+        h('strong', {}, option.name),
+        option.description ? h('p', {}, option.description) : null,
+        option.instruction ? h('p', { className: 'sign-in-instruction' }, option.instruction) : null,
+        option.command ? h('pre', {}, h('code', {}, option.command)) : null,
+        h(
+          'button',
+          {
+            type: 'button',
+            onclick: () => (option.authenticates ? this.actions.signIn(id, option.id) : this.actions.reconnect(id)),
+          },
+          option.authenticates ? t('agentSignInWith', option.name) : t('agentSignInRetry', view.profile.name),
+        ),
+      ),
+    );
+    return h(
+      'section',
+      { className: 'sign-in', 'aria-label': t('agentSignInHeading', view.profile.name) },
+      h('p', {}, t('agentSignInHeading', view.profile.name)),
+      methods.length
+        ? h('ul', {}, ...methods)
+        : h(
+            'p',
+            {},
+            t('agentSignInNoMethods'),
+            ' ',
+            h(
+              'button',
+              { type: 'button', onclick: () => this.actions.reconnect(id) },
+              t('agentSignInRetry', view.profile.name),
+            ),
+          ),
+    );
   }
 
   #renderDetails(): void {
@@ -150,6 +200,7 @@ export class Roster {
     this.#details.setAttribute('aria-label', t('agentDetails', view.profile.name));
     this.#details.replaceChildren(
       h('dl', {}, ...rows.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)])),
+      ...(view.status === 'needs_signin' ? [this.#signInSection(view)] : []),
       h(
         'div',
         { className: 'actions' },

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { signInOptions } from './sign-in';
+
+describe('sign-in methods in words', () => {
+  it('say which variable an env_var method needs and how to start the broker with it', () => {
+    const [codex] = signInOptions([
+      {
+        type: 'env_var',
+        id: 'codex-api-key',
+        name: 'Use CODEX_API_KEY',
+        description: 'Requires setting the `CODEX_API_KEY` environment variable.',
+        vars: [{ name: 'CODEX_API_KEY' }],
+      },
+    ]);
+    expect(codex).toMatchObject({ kind: 'env_var', variables: ['CODEX_API_KEY'], authenticates: true });
+    expect(codex!.instruction).toBe(
+      'Start the broker with CODEX_API_KEY set (CODEX_API_KEY=… npm run broker -- --agent "…"), then choose Sign in.',
+    );
+  });
+
+  it('give a terminal login’s exact command, and only retry (never authenticate) for it', () => {
+    const [claude] = signInOptions([
+      {
+        type: 'terminal',
+        id: 'claude-login',
+        name: 'Log in with Claude',
+        description: 'Run `claude /login` in the terminal',
+        args: ['--cli'],
+        _meta: { 'terminal-auth': { command: '/usr/bin/node', args: ['/opt/my agents/claude-agent-acp', '--cli'] } },
+      },
+    ]);
+    expect(claude).toMatchObject({ kind: 'terminal', authenticates: false });
+    expect(claude!.command).toBe(`/usr/bin/node '/opt/my agents/claude-agent-acp' --cli`);
+    expect(claude!.instruction).toContain('Run this in a terminal on the broker’s machine');
+    const [spelled] = signInOptions([
+      {
+        type: 'terminal',
+        id: 'login',
+        name: 'Log in',
+        args: ['--login'],
+        _meta: { 'tabwright/terminalCommand': 'npx some-agent --login' },
+      },
+    ]);
+    expect(spelled!.command).toBe('npx some-agent --login');
+  });
+
+  it('let the agent sign itself in for its own methods, and skip what is not a method', () => {
+    const options = signInOptions([
+      { id: 'oauth-personal', name: 'Log in with Google', description: 'Log in with your Google account' },
+      { name: 'no id' },
+      null,
+      { id: 'x', name: `bad\u0007name ${'n'.repeat(400)}` },
+    ]);
+    expect(options.map((o) => [o.id, o.kind, o.instruction])).toEqual([
+      ['oauth-personal', 'agent', undefined],
+      ['x', 'agent', undefined],
+    ]);
+    expect(options[1]!.name).not.toContain('\u0007');
+    expect(options[1]!.name.length).toBeLessThanOrEqual(300);
+    expect(signInOptions(undefined)).toEqual([]);
+  });
+});
