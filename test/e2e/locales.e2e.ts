@@ -1,6 +1,7 @@
 /**
- * The panel with Chrome in Traditional Chinese (Taiwan): the strings, the document language, and
- * that no view is wider than a side panel.
+ * The panel in Chrome's UI language: in Traditional Chinese (Taiwan) its strings, its document
+ * language and that no view is wider than a side panel; in a language without a translation,
+ * English marked as English.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -142,5 +143,26 @@ describe('the panel in Traditional Chinese (Taiwan)', () => {
     expect(await panel.getByRole('textbox', { name: '要允許的網站', exact: true }).count()).toBe(1);
     expect(await panel.getByRole('button', { name: '允許網站', exact: true }).count()).toBe(1);
     await expectFits(panel, 'settings');
+  });
+});
+
+describe('the panel with Chrome in a language it has no translation for', () => {
+  let launched: Launched;
+
+  beforeAll(async () => {
+    launched = await launchWithExtension(undefined, { locale: 'fr' });
+  });
+  afterAll(async () => {
+    await launched?.close();
+  });
+
+  it('shows English and marks the document as English, not as the UI language', async () => {
+    const panel = await openPanelTab(launched);
+    const language = await panel.evaluate(() => ({
+      ui: chrome.i18n.getUILanguage(),
+      lang: document.documentElement.lang,
+    }));
+    expect(language).toEqual({ ui: 'fr', lang: 'en' });
+    expect(await panel.getByRole('button', { name: 'Settings', exact: true }).count()).toBe(1);
   });
 });
