@@ -121,6 +121,7 @@ describe('the panel in Traditional Chinese (Taiwan)', () => {
     await sendMessage(panel, 'showcase', zh);
     await panel.locator('article.message.agent.done').nth(1).waitFor({ timeout: 30_000 });
     await panel.locator('.card.tool summary').first().click();
+    expect(await panel.locator('.card.tool .card-kind').first().textContent()).toBe('讀取');
     expect(await panel.getByRole('button', { name: zh('copyCodeIn', 'ts') }).count()).toBeGreaterThan(0);
     await sendMessage(panel, 'permission Write to src/config.ts', zh);
     await panel.getByRole('button', { name: 'Allow once' }).waitFor({ timeout: 30_000 });
