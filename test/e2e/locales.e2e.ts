@@ -1,17 +1,23 @@
 /**
  * The panel in Chrome's UI language: in Traditional Chinese (Taiwan) its strings, its document
  * language and that no view is wider than a side panel; in a language without a translation,
- * English marked as English.
+ * English marked as English. A confirmation card comes from a write call made through the
+ * project's broker.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBroker, type RunningBroker } from '../../broker/server';
+import { textOf, type PanelServer } from '../../broker/panel-tools';
 import { startShowcasePeer, type ShowcasePeer } from '../peers/showcase-peer';
+import { startFixtureServer, type FixtureServer } from './fixture-server';
 import {
   addAgentThroughForm,
   launchWithExtension,
+  openActiveTab,
   openPanelTab,
   panelText,
   sendMessage,
+  waitFor,
   type Launched,
 } from './harness';
 
@@ -144,6 +150,57 @@ describe('the panel in Traditional Chinese (Taiwan)', () => {
     expect(await panel.getByRole('textbox', { name: '要允許的網站', exact: true }).count()).toBe(1);
     expect(await panel.getByRole('button', { name: '允許網站', exact: true }).count()).toBe(1);
     await expectFits(panel, 'settings');
+  });
+});
+
+describe('a confirmation card in Traditional Chinese (Taiwan)', () => {
+  let launched: Launched;
+  let broker: RunningBroker;
+  let fixtures: FixtureServer;
+
+  beforeAll(async () => {
+    broker = await startBroker({ token: 'zh-token', chunkDelayMs: 0 });
+    fixtures = await startFixtureServer();
+    launched = await launchWithExtension(undefined, { locale: 'zh-TW' });
+  });
+  afterAll(async () => {
+    await launched?.close();
+    await broker?.close();
+    await fixtures?.close();
+  });
+
+  it('asks in Chinese, fits a side panel, and denies when told to', async () => {
+    const panel = await openPanelTab(launched);
+    await addAgentThroughForm(panel, { name: 'Actor', url: broker.url, token: 'zh-token' }, zh);
+    await panel.getByRole('button', { name: /^Actor: 已連線/ }).waitFor({ timeout: 60_000 });
+    await panel.getByRole('button', { name: '設定', exact: true }).click();
+    await panel.getByRole('textbox', { name: '要允許的網站', exact: true }).fill(fixtures.allowed);
+    await panel.getByRole('button', { name: '允許網站', exact: true }).click();
+    await panel.getByRole('list', { name: '允許的網站', exact: true }).getByText(fixtures.allowed).waitFor();
+    await panel.getByRole('switch', { name: '操作模式', exact: true }).check();
+    await panel.getByRole('button', { name: '設定', exact: true }).click();
+
+    let server: PanelServer | undefined;
+    await waitFor(() => {
+      server = broker.sessions.all().find((session) => session.servers.length > 0)?.servers[0];
+      return server !== undefined;
+    }, 30_000);
+    const page = await openActiveTab(launched, fixtures.url('/index.html'));
+    const snapshot = textOf(await server!.call(`${server!.name}.snapshot`, {}));
+    const ref = /button "Count" \[ref=([^\]]+)\]/.exec(snapshot)?.[1];
+    expect(ref).toBeTruthy();
+    const click = server!.call(`${server!.name}.click`, { ref });
+
+    const deny = panel.getByRole('button', { name: '拒絕', exact: true });
+    await deny.waitFor({ timeout: 30_000 });
+    expect(await panel.getByRole('button', { name: '允許一次', exact: true }).count()).toBe(1);
+    expect(await panel.getByRole('button', { name: '對這個網站允許', exact: true }).count()).toBe(1);
+    expect(await panel.getByText(/^Actor 想在 .+ 上執行 /).count()).toBeGreaterThan(0);
+    await expectFits(panel, 'confirmation');
+    await deny.click();
+    const result = await click;
+    expect(result.isError).toBe(true);
+    expect(await page.locator('#clicks').textContent()).toBe('0');
   });
 });
 
