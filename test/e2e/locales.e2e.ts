@@ -169,7 +169,7 @@ describe('a confirmation card in Traditional Chinese (Taiwan)', () => {
     await fixtures?.close();
   });
 
-  it('asks in Chinese, fits a side panel, and denies when told to', async () => {
+  it('asks in Chinese, fits a side panel, denies when told to and logs it in Chinese', async () => {
     const panel = await openPanelTab(launched);
     await addAgentThroughForm(panel, { name: 'Actor', url: broker.url, token: 'zh-token' }, zh);
     await panel.getByRole('button', { name: /^Actor: 已連線/ }).waitFor({ timeout: 60_000 });
@@ -201,6 +201,12 @@ describe('a confirmation card in Traditional Chinese (Taiwan)', () => {
     const result = await click;
     expect(result.isError).toBe(true);
     expect(await page.locator('#clicks').textContent()).toBe('0');
+
+    await panel.getByRole('button', { name: '設定', exact: true }).click();
+    await panel.getByRole('button', { name: '稽核記錄', exact: true }).click();
+    const entries = panel.getByRole('list', { name: '稽核項目', exact: true }).getByRole('listitem');
+    await expect.poll(() => entries.allInnerTexts()).toContainEqual(expect.stringContaining('遭拒（確認）'));
+    await expectFits(panel, 'audit log');
   });
 });
 
