@@ -18,10 +18,7 @@ const builtIns = new Map<string, McpTool[]>();
 export function builtInTools(serverName: string): McpTool[] {
   let listing = builtIns.get(serverName);
   if (!listing) {
-    const registry = new ToolRegistry(
-      serverName,
-      browserTools,
-    );
+    const registry = new ToolRegistry(serverName, browserTools);
     listing = registry.list() as McpTool[];
     builtIns.set(serverName, listing);
   }
