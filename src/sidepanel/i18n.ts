@@ -35,9 +35,14 @@ export function t(key: MessageKey, ...substitutions: string[]): string {
   return text;
 }
 
-/** Fills `data-i18n` elements of static HTML. */
+/**
+ * Fills `data-i18n` elements of static HTML. On a whole document it also sets `lang` from the
+ * messages file Chrome chose rather than from the UI language, so a UI language without a
+ * translation is marked as the English it falls back to.
+ */
 export function localise(root: ParentNode): void {
   for (const element of root.querySelectorAll<HTMLElement>('[data-i18n]')) {
     element.textContent = t(element.dataset.i18n as MessageKey);
   }
+  if ('documentElement' in root) (root as Document).documentElement.lang = t('languageTag');
 }

@@ -57,7 +57,6 @@ export interface ChatMountOptions {
 export function mountChat(o: ChatMountOptions) {
   const { chat, hub } = o;
   o.rosterRoot.setAttribute('aria-label', t('agentsHeading'));
-  document.documentElement.lang = (chrome.i18n?.getMessage('@@ui_locale') || 'en').replace('_', '-');
   // Test builds only: the render benchmark feeds updates straight into the model.
   if (__TABWRIGHT_TEST_BUILD__) Object.assign(globalThis, { tabwrightChat: chat });
   const transcript = new TranscriptView(chat);

@@ -2,10 +2,11 @@
  * End-to-end harness: the built test extension (`dist-test/`) in Debian's Chromium, driven by
  * playwright-core; fixture pages on loopback; the panel driven by its accessible names.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
+import type english from '../../public/_locales/en/messages.json';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 /** The built test extension; TABWRIGHT_TEST_DIST points at another build (e.g. `vite build --mode test --outDir X`). */
@@ -34,16 +35,28 @@ export const CHROMIUM_ARGS = [
   '--disable-backgrounding-occluded-windows',
 ];
 
-/**
- * Launches Chromium with the extension loaded, in a throwaway profile or in `options.profile`
- * (kept on close, so a second launch is the same browser restarted).
- */
-export async function launchWithExtension(dist = TEST_DIST, options: { profile?: string } = {}): Promise<Launched> {
+export interface LaunchOptions {
+  /** A profile directory kept on close, so a second launch is the same browser restarted. */
+  profile?: string;
+  /** Chrome's UI language, e.g. `zh-TW` (needs Debian's chromium-l10n for anything but English). */
+  locale?: string;
+}
+
+/** Launches Chromium with the extension loaded, in a throwaway profile or in `options.profile`. */
+export async function launchWithExtension(dist = TEST_DIST, options: LaunchOptions = {}): Promise<Launched> {
   const profile = options.profile ?? mkdtempSync(join(tmpdir(), 'tabwright-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: [`--disable-extensions-except=${dist}`, `--load-extension=${dist}`, ...CHROMIUM_ARGS],
+    args: [
+      `--disable-extensions-except=${dist}`,
+      `--load-extension=${dist}`,
+      ...CHROMIUM_ARGS,
+      ...(options.locale ? [`--lang=${options.locale}`] : []),
+    ],
+    // On Linux `--lang` alone changes the extension's messages but not chrome.i18n.getUILanguage(),
+    // which Chromium takes from LANGUAGE: both are set so the browser is consistently in the locale.
+    ...(options.locale ? { env: { ...process.env, LANGUAGE: options.locale.replace('-', '_') } } : {}),
     viewport: { width: 1100, height: 800 },
   });
   const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 30_000 }));
@@ -115,20 +128,39 @@ export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs
   }
 }
 
+export type PanelText = (key: keyof typeof english, ...substitutions: string[]) => string;
+
+/**
+ * The panel's strings from `public/_locales/<locale>/messages.json`, `$1`…`$9` filled in, so a
+ * test finds controls by the names a person with that language sees.
+ */
+export function panelText(locale = 'en'): PanelText {
+  const file = join(ROOT, 'public', '_locales', locale, 'messages.json');
+  const messages = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { message: string } | undefined>;
+  return (key, ...substitutions) => {
+    const message = messages[key]?.message;
+    if (message === undefined) throw new Error(`${file} has no message "${key}"`);
+    return message.replace(/\$([1-9])/g, (_, index: string) => substitutions[Number(index) - 1] ?? '');
+  };
+}
+
+const ENGLISH = panelText();
+
 /** Adds an agent through the first-run form, by the controls' accessible names. */
 export async function addAgentThroughForm(
   panel: Page,
   agent: { name: string; url: string; token: string },
+  text: PanelText = ENGLISH,
 ): Promise<void> {
-  await panel.getByRole('textbox', { name: 'Agent name' }).fill(agent.name);
-  await panel.getByRole('textbox', { name: 'Broker URL' }).fill(agent.url);
-  await panel.getByLabel('Token', { exact: true }).fill(agent.token);
-  await panel.getByRole('button', { name: 'Add agent' }).click();
+  await panel.getByRole('textbox', { name: text('agentName') }).fill(agent.name);
+  await panel.getByRole('textbox', { name: text('brokerUrl') }).fill(agent.url);
+  await panel.getByLabel(text('token'), { exact: true }).fill(agent.token);
+  await panel.getByRole('button', { name: text('addAgent') }).click();
 }
 
-export async function sendMessage(panel: Page, text: string): Promise<void> {
-  const box = panel.getByRole('textbox', { name: 'Message' });
-  await box.fill(text);
+export async function sendMessage(panel: Page, message: string, text: PanelText = ENGLISH): Promise<void> {
+  const box = panel.getByRole('textbox', { name: text('message') });
+  await box.fill(message);
   await box.press('Enter');
 }
 

@@ -3,7 +3,7 @@
  * each entry expandable to its (masked) arguments and the reason for a refusal. Exports what the
  * filter shows as JSON Lines. Long logs render the newest few hundred matches, so it stays fast.
  */
-import type { AuditEntry } from '../../mcp-server/gates/types';
+import type { AuditEntry, GateName } from '../../mcp-server/gates/types';
 import { filterAudit, type AuditLog, type AuditQuery, type OutcomeFilter } from '../../shared/audit-log';
 import { h } from '../dom';
 import { t } from '../i18n';
@@ -18,11 +18,24 @@ export interface AuditViewOptions {
   download(fileName: string, text: string): void;
 }
 
+/** The gate that refused a call, in words; an entry written by a newer panel shows its code. */
+const GATE: Record<GateName, () => string> = {
+  arguments: () => t('gateArguments'),
+  'kill-switch': () => t('gateKillSwitch'),
+  exposure: () => t('gateExposure'),
+  'act-mode': () => t('gateActMode'),
+  target: () => t('gateTarget'),
+  origin: () => t('gateOrigin'),
+  screenshots: () => t('gateScreenshots'),
+  confirmation: () => t('gateConfirmation'),
+};
+
 function outcomeText(entry: AuditEntry): string {
   if (entry.outcome === 'ok') return t('outcomeOk');
   if (entry.outcome === 'error') return t('outcomeError');
   if (entry.outcome === 'cancelled') return t('outcomeCancelled');
-  return t('outcomeRefused', entry.outcome.slice('refused:'.length).replace('-', ' '));
+  const gate = entry.outcome.slice('refused:'.length);
+  return t('outcomeRefused', Object.hasOwn(GATE, gate) ? GATE[gate as GateName]() : gate.replace('-', ' '));
 }
 
 function entryItem(entry: AuditEntry): HTMLElement {

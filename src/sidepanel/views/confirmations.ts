@@ -149,7 +149,12 @@ export class PromptTray {
         t('confirmHeading', request.agentName, `${request.server}.${request.tool}`, where),
       ),
       request.url
-        ? h('p', { className: 'tab-url', id: `${id}-url` }, `${t('confirmTab')}: `, h('code', {}, request.url))
+        ? h(
+            'p',
+            { className: 'tab-url', id: `${id}-url` },
+            `${t('fieldLabel', t('confirmTab'))} `,
+            h('code', {}, request.url),
+          )
         : null,
       request.targets ? targetList(`${id}-targets`, request.targets) : null,
       h(
@@ -199,7 +204,7 @@ function targetList(id: string, targets: readonly ConfirmTarget[]): HTMLElement 
   return h(
     'div',
     { className: 'targets', id },
-    h('span', { className: 'targets-label' }, `${t('confirmTargets')}:`),
+    h('span', { className: 'targets-label' }, t('fieldLabel', t('confirmTargets'))),
     h(
       'ul',
       { 'aria-label': t('confirmTargets') },

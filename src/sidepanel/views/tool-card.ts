@@ -15,6 +15,21 @@ const STATUS = {
   failed: () => t('toolFailed'),
 } as const;
 
+/** ACP's tool kinds in words; a kind from a newer ACP is shown as sent. */
+const KIND: Record<string, () => string> = {
+  read: () => t('toolKindRead'),
+  edit: () => t('toolKindEdit'),
+  delete: () => t('toolKindDelete'),
+  move: () => t('toolKindMove'),
+  search: () => t('toolKindSearch'),
+  execute: () => t('toolKindExecute'),
+  think: () => t('toolKindThink'),
+  fetch: () => t('toolKindFetch'),
+  switch_mode: () => t('toolKindSwitchMode'),
+};
+
+const kindText = (kind: string) => (Object.hasOwn(KIND, kind) ? KIND[kind]!() : kind.replace('_', ' '));
+
 export function toolStatusText(status: ToolCallView['status']): string {
   return (STATUS[status] ?? STATUS.pending)();
 }
@@ -28,7 +43,7 @@ export function toolCard(call: ToolCallView, open = false): HTMLDetailsElement {
       {},
       icon('tool'),
       h('span', { className: 'card-title' }, call.title),
-      call.kind && call.kind !== 'other' ? h('span', { className: 'card-kind' }, call.kind.replace('_', ' ')) : null,
+      call.kind && call.kind !== 'other' ? h('span', { className: 'card-kind' }, kindText(call.kind)) : null,
       h('span', { className: `card-status status-${call.status}` }, toolStatusText(call.status)),
     ),
   );
