@@ -13,6 +13,7 @@ import { runType } from './commands/type';
 import { runSecretFields } from './commands/secret-fields';
 import { runGetText } from './commands/get-text';
 import { runReadDom } from './commands/read-dom';
+import { runFrameRects } from './commands/frame-rects';
 import { runFrameSlots, runSnapshot } from './commands/snapshot';
 import { runViewport } from './commands/viewport';
 import { runCancelWait, runWaitFor } from './commands/wait-for';
@@ -42,6 +43,7 @@ const handlers: Handlers = {
   cancelWait: runCancelWait,
   viewport: runViewport,
   frameSlots: runFrameSlots,
+  frameRects: runFrameRects,
 };
 
 /** Works in insecure contexts too (plain http), where `crypto.randomUUID` is missing. */

@@ -4,7 +4,15 @@
  * nothing ran for a refused call.
  */
 import type { BrowserPort, FrameInfo, PagePort, TabInfo } from '../browser-port';
-import type { PageCommand } from '../../page/protocol';
+import type { FrameRectsReply, PageCommand } from '../../page/protocol';
+
+/** The page's scroll geometry, as the `viewport` command reports it (CSS pixels). */
+export interface FakeViewport {
+  width: number;
+  height: number;
+  scrollHeight: number;
+  y: number;
+}
 
 export interface FakeBrowser extends BrowserPort {
   tabs: TabInfo[];
@@ -14,6 +22,18 @@ export interface FakeBrowser extends BrowserPort {
   commands: string[];
   /** Refs/selectors the page reports as password fields. */
   passwordFields: Set<string>;
+  /** What `page.frames()` lists (nothing: the page has no frame list). */
+  frameList: FrameInfo[];
+  /** Each frame's answer to `frameRects`, by frame id; a frame missing here fails the command. */
+  frameRects: Map<number, FrameRectsReply>;
+  /** When set, the `viewport` command answers with (and scrolls) this. */
+  viewport: FakeViewport | undefined;
+  /** What open capture watches report; set it to make a capture see a change. */
+  captureChange: string | undefined;
+  /** Capture watches started and not yet disposed. */
+  openWatches: number;
+  /** Runs inside every `captureVisible`, with the number of captures so far (from 1). */
+  onCapture: ((count: number) => void) | undefined;
 }
 
 const READ_ONLY_OPS = new Set(['snapshot', 'secretFields', 'getText', 'readDom', 'hello', 'viewport', 'find']);
@@ -23,11 +43,30 @@ export function fakeBrowser(tabs: TabInfo[]): FakeBrowser {
   const commands: string[] = [];
   const passwordFields = new Set<string>();
   const byId = (id: number) => tabs.find((tab) => tab.id === id);
+  let captures = 0;
   const page: PagePort = {
-    async run(tabId, command: PageCommand) {
+    async run(tabId, command: PageCommand, options) {
       commands.push(command.op);
       if (!READ_ONLY_OPS.has(command.op)) effects.push(`page:${command.op}`);
       const tab = byId(tabId);
+      if (command.op === 'frameRects') {
+        const reply = browser.frameRects.get(options?.frameId ?? 0);
+        if (!reply) throw new Error(`frame ${options?.frameId ?? 0} did not answer`);
+        return reply as never;
+      }
+      const view = browser.viewport;
+      if (command.op === 'viewport' && view) {
+        if (command.scrollTo) view.y = Math.max(0, Math.min(command.scrollTo.y, view.scrollHeight - view.height));
+        return {
+          x: 0,
+          y: view.y,
+          width: view.width,
+          height: view.height,
+          scrollWidth: view.width,
+          scrollHeight: view.scrollHeight,
+          devicePixelRatio: 1,
+        } as never;
+      }
       if (command.op === 'secretFields') {
         return {
           secret: command.targets.map((t) => passwordFields.has('ref' in t ? t.ref : t.selector)),
@@ -44,7 +83,7 @@ export function fakeBrowser(tabs: TabInfo[]): FakeBrowser {
       } as never;
     },
     async frames(): Promise<FrameInfo[]> {
-      return [];
+      return [...browser.frameList];
     },
   };
   const browser: FakeBrowser = {
@@ -52,6 +91,12 @@ export function fakeBrowser(tabs: TabInfo[]): FakeBrowser {
     effects,
     commands,
     passwordFields,
+    frameList: [],
+    frameRects: new Map(),
+    viewport: undefined,
+    captureChange: undefined,
+    openWatches: 0,
+    onCapture: undefined,
     page,
     async getTab(id) {
       return byId(id);
@@ -87,8 +132,22 @@ export function fakeBrowser(tabs: TabInfo[]): FakeBrowser {
       effects.push('reload');
       return byId(id)!;
     },
+    watchCapture() {
+      browser.openWatches++;
+      let open = true;
+      return {
+        get changed() {
+          return browser.captureChange;
+        },
+        dispose() {
+          if (open) browser.openWatches--;
+          open = false;
+        },
+      };
+    },
     async captureVisible() {
       effects.push('capture');
+      browser.onCapture?.(++captures);
       return '/9j/4AAQSkZJRgABAQ==';
     },
     async canCaptureScreenshots() {
