@@ -83,7 +83,7 @@ async function capture(browser: BrowserPort, windowId: number, signal: AbortSign
   }
 }
 
-async function fullPageParts(ctx: ToolContext, shoot: Shoot) {
+async function fullPageParts(ctx: ToolContext, guard: CaptureGuard, shoot: Shoot) {
   const tabId = ctx.tab!.id;
   const page = ctx.browser.page;
   const start = await page.run(tabId, { op: 'viewport' }, { signal: ctx.signal, frameId: 0 });
@@ -92,6 +92,8 @@ async function fullPageParts(ctx: ToolContext, shoot: Shoot) {
   try {
     for (let i = 0; i < steps; i++) {
       const y = Math.min(i * start.height, Math.max(0, start.scrollHeight - start.height));
+      // Not even a scroll goes to a document that replaced the one being captured.
+      await guard.check();
       const at = await page.run(
         tabId,
         { op: 'viewport', scrollTo: { x: start.x, y } },
@@ -139,7 +141,7 @@ export const screenshot = defineTool({
     try {
       const guard = new CaptureGuard(ctx, watch);
       const shoot = shooter(ctx, guard);
-      if (args.fullPage) ({ parts, size, cut } = await fullPageParts(ctx, shoot));
+      if (args.fullPage) ({ parts, size, cut } = await fullPageParts(ctx, guard, shoot));
       else parts = [{ ...(await shoot()), top: 0 }];
       // An event Chrome delivered after the last capture's check still counts.
       if (watch.changed) throw pageChanged(watch.changed);
