@@ -83,6 +83,32 @@ describe('screenshots of a page that moves, or holds frames that are not allowed
     await page.close();
   });
 
+  it('stops when another tab comes to the front and goes back again between two captures', async () => {
+    const page = await p.open('/perception/long.html');
+    const other = await p.open('/perception/basics.html');
+    await page.bringToFront();
+    const result = await interruptedFullPage(page, async () => {
+      await other.bringToFront();
+      await page.bringToFront();
+    });
+    expectNothingCaptured(result);
+    await other.close();
+    await page.close();
+  });
+
+  it('stops when the page changes its address and back during a full-page screenshot', async () => {
+    const page = await p.open('/perception/long.html');
+    const result = await interruptedFullPage(page, () =>
+      page.evaluate(() => {
+        const here = location.href;
+        history.pushState(null, '', '#moved');
+        history.replaceState(null, '', here);
+      }),
+    );
+    expectNothingCaptured(result);
+    await page.close();
+  });
+
   async function openFramesPage(): Promise<Page> {
     const page = await p.open(`/screenshot/frames.html?other=${encodeURIComponent(elsewhere.allowed)}`);
     // Every frame, nested ones included, has painted its colour.
