@@ -13,6 +13,7 @@ const COLOURS = {
   refused: [255, 0, 255],
   refusedBlank: [0, 255, 255],
   refusedNested: [255, 128, 0],
+  refusedInShadow: [0, 0, 255],
   mask: [95, 99, 104],
 } satisfies Record<string, [number, number, number]>;
 
@@ -115,6 +116,7 @@ describe('screenshots of a page that moves, or holds frames that are not allowed
     await page.frameLocator('#outer').frameLocator('iframe').locator('body').waitFor();
     await page.frameLocator('#refused').frameLocator('iframe').locator('body').waitFor();
     await page.waitForFunction(() => document.readyState === 'complete');
+    await page.evaluate(() => (window as unknown as { hiddenFrameLoaded: Promise<void> }).hiddenFrameLoaded);
     return page;
   }
 
@@ -127,11 +129,12 @@ describe('screenshots of a page that moves, or holds frames that are not allowed
     expect(counts.refused).toBe(0);
     expect(counts.refusedBlank).toBe(0);
     expect(counts.refusedNested).toBe(0);
+    expect(counts.refusedInShadow).toBe(0);
     // The allowed page, its same-site frame and the frame from the other allowed site all show.
     expect(counts.allowedTop).toBeGreaterThan(0.9 * 240 * 180);
     expect(counts.allowedFrame).toBeGreaterThan(0.9 * (240 * 180 + 400 * 300 - 150 * 100));
-    // Three masks: the refused frame (with its about:blank child), and the one nested in the allowed frame.
-    expect(counts.mask).toBeGreaterThan(0.8 * (240 * 180 + 150 * 100));
+    // The refused frame (with its about:blank child), the one nested in the allowed frame, the shadow one.
+    expect(counts.mask).toBeGreaterThan(0.8 * (2 * 240 * 180 + 150 * 100));
     await page.close();
   });
 
@@ -144,8 +147,9 @@ describe('screenshots of a page that moves, or holds frames that are not allowed
     expect(counts.refused).toBe(0);
     expect(counts.refusedBlank).toBe(0);
     expect(counts.refusedNested).toBe(0);
+    expect(counts.refusedInShadow).toBe(0);
     expect(counts.allowedTop).toBeGreaterThan(0.9 * 240 * 180);
-    expect(counts.mask).toBeGreaterThan(0.8 * (2 * 240 * 180 + 150 * 100));
+    expect(counts.mask).toBeGreaterThan(0.8 * (3 * 240 * 180 + 150 * 100));
     await page.close();
   });
 });
