@@ -216,5 +216,7 @@ describe('FrameMasker', () => {
     const browser = fakeBrowser([tab]);
     browser.page.frames = () => Promise.reject(new Error('no frames'));
     await expect(new FrameMasker(browser.page, 1, allowed, signal).measure()).rejects.toThrow(/nothing was captured/);
+    browser.page.frames = async () => [];
+    await expect(new FrameMasker(browser.page, 1, allowed, signal).measure()).rejects.toThrow(/nothing was captured/);
   });
 });

@@ -171,13 +171,15 @@ export class FrameMasker {
   ) {}
 
   async measure(): Promise<Masks> {
-    const frames = await this.page.frames(this.tabId).catch(() => {
+    const frames = await this.page.frames(this.tabId).catch(() => [] as FrameInfo[]);
+    // Without the top frame in it, the list says nothing about which frames there are.
+    if (!frames.some((frame) => frame.frameId === 0)) {
       throw new PageCommandError(
         'Chrome could not list the frames of the page, so the screenshot could not hide the ones that are not allowed; nothing was captured.',
         'frames-unknown',
       );
-    });
-    if (frames.length <= 1) return NO_MASKS;
+    }
+    if (frames.length === 1) return NO_MASKS;
     const verdicts = await frameVerdicts(frames, this.allowed);
     const allowedFrames = frames.filter((frame) => verdicts.get(frame.frameId) === true);
     const fresh = allowedFrames.filter((frame) => !this.#introduced.has(frame.frameId));

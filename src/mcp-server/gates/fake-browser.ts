@@ -22,7 +22,7 @@ export interface FakeBrowser extends BrowserPort {
   commands: string[];
   /** Refs/selectors the page reports as password fields. */
   passwordFields: Set<string>;
-  /** What `page.frames()` lists (nothing: the page has no frame list). */
+  /** What `page.frames()` lists (when empty: the tab's top frame alone). */
   frameList: FrameInfo[];
   /** Each frame's answer to `frameRects`, by frame id; a frame missing here fails the command. */
   frameRects: Map<number, FrameRectsReply>;
@@ -82,8 +82,9 @@ export function fakeBrowser(tabs: TabInfo[]): FakeBrowser {
         html: '<p>page</p>',
       } as never;
     },
-    async frames(): Promise<FrameInfo[]> {
-      return [...browser.frameList];
+    async frames(tabId): Promise<FrameInfo[]> {
+      if (browser.frameList.length) return [...browser.frameList];
+      return [{ frameId: 0, parentFrameId: -1, url: byId(tabId)?.url ?? '' }];
     },
   };
   const browser: FakeBrowser = {
