@@ -151,6 +151,9 @@ export function mergeMasks(before: Masks, after: Masks): Masks | undefined {
   return { viewportWidth: after.viewportWidth || before.viewportWidth, rects };
 }
 
+/** A scroll reaches the screen a frame or two after the page applies it; three leave room for that. */
+const SCROLL_FRAMES = 3;
+
 function randomNonce(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
@@ -170,7 +173,11 @@ export class FrameMasker {
     private readonly signal: AbortSignal,
   ) {}
 
-  async measure(): Promise<Masks> {
+  /**
+   * `afterScroll`: the page was just scrolled. Chrome captures the last picture the tab drew, which
+   * can still show the old position for a few frames; the top frame lets those pass first.
+   */
+  async measure(options: { afterScroll?: boolean } = {}): Promise<Masks> {
     const frames = await this.page.frames(this.tabId).catch(() => [] as FrameInfo[]);
     // Without the top frame in it, the list says nothing about which frames there are.
     if (!frames.some((frame) => frame.frameId === 0)) {
@@ -196,7 +203,13 @@ export class FrameMasker {
         this.page
           .run(
             this.tabId,
-            { op: 'frameRects', frameId: frame.frameId, nonce: this.#nonce, childFrames: childrenOf(frame.frameId) },
+            {
+              op: 'frameRects',
+              frameId: frame.frameId,
+              nonce: this.#nonce,
+              childFrames: childrenOf(frame.frameId),
+              afterFrames: frame.frameId === 0 && options.afterScroll ? SCROLL_FRAMES : 0,
+            },
             { frameId: frame.frameId, signal: this.signal },
           )
           .then(

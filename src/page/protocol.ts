@@ -71,6 +71,8 @@ export const FrameRectsCommand = z.object({
   frameId: z.number().int().nonnegative(),
   nonce: z.string().min(1),
   childFrames: z.array(z.number().int().positive()).default([]),
+  /** Animation frames to let pass first, so that a scroll just made has reached the screen. */
+  afterFrames: z.number().int().min(0).max(5).default(0),
 });
 
 /** How long the page waits after an action for its effect to show (see page/actions/settle.ts). */

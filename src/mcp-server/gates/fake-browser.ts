@@ -34,6 +34,8 @@ export interface FakeBrowser extends BrowserPort {
   openWatches: number;
   /** Runs inside every `captureVisible`, with the number of captures so far (from 1). */
   onCapture: ((count: number) => void) | undefined;
+  /** The picture each capture returns, by its number (otherwise always the same tiny JPEG). */
+  captureData: ((count: number) => string) | undefined;
 }
 
 const READ_ONLY_OPS = new Set(['snapshot', 'secretFields', 'getText', 'readDom', 'hello', 'viewport', 'find']);
@@ -98,6 +100,7 @@ export function fakeBrowser(tabs: TabInfo[]): FakeBrowser {
     captureChange: undefined,
     openWatches: 0,
     onCapture: undefined,
+    captureData: undefined,
     page,
     async getTab(id) {
       return byId(id);
@@ -148,8 +151,9 @@ export function fakeBrowser(tabs: TabInfo[]): FakeBrowser {
     },
     async captureVisible() {
       effects.push('capture');
-      browser.onCapture?.(++captures);
-      return '/9j/4AAQSkZJRgABAQ==';
+      captures++;
+      browser.onCapture?.(captures);
+      return browser.captureData?.(captures) ?? '/9j/4AAQSkZJRgABAQ==';
     },
     async canCaptureScreenshots() {
       return true;

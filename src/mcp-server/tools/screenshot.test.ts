@@ -133,18 +133,39 @@ describe('screenshot masks', () => {
     });
   });
 
-  it('measures masks for every full-page segment, around each capture', async () => {
-    const { browser, ctx, composed } = setUp();
+  /** A refused frame at 1000px down the page: the top frame's reply follows the scroll position. */
+  function refusedFrameAt1000(browser: FakeBrowser) {
     browser.frameList = frames;
     const run = browser.page.run.bind(browser.page);
+    const afterFrames: number[] = [];
     browser.page.run = (tabId, command, options) => {
-      // The refused frame sits at 1000px on the page; the reply follows the scroll position.
-      if (command.op === 'frameRects') browser.frameRects.set(0, refusedAt(1000 - browser.viewport!.y));
+      if (command.op === 'frameRects') {
+        browser.frameRects.set(0, refusedAt(1000 - browser.viewport!.y));
+        afterFrames.push(command.afterFrames ?? 0);
+      }
       return run(tabId, command, options);
     };
+    return afterFrames;
+  }
+
+  it('measures masks for every full-page segment, around each capture, once each scroll has been drawn', async () => {
+    const { browser, ctx, composed } = setUp();
+    const afterFrames = refusedFrameAt1000(browser);
+    browser.captureData = (count) => `/9j/${'A'.repeat(count * 4)}`;
     await take(ctx, true);
     const masks = composed[0]!.map((part) => part.masks?.rects.map((rect) => rect.y));
     expect(masks).toEqual([undefined, [200], undefined, undefined, undefined]);
+    // Before each capture the page lets a few frames pass after the scroll; after it, it need not.
+    expect(afterFrames).toEqual([3, 0, 3, 0, 3, 0, 3, 0, 3, 0]);
+  });
+
+  it('keeps the last position’s masks on a capture that is the same picture as the last one', async () => {
+    const { browser, ctx, composed } = setUp();
+    refusedFrameAt1000(browser);
+    browser.captureData = (count) => (count === 3 ? `/9j/${'A'.repeat(8)}` : `/9j/${'A'.repeat(count * 4)}`);
+    await take(ctx, true);
+    const masks = composed[0]!.map((part) => part.masks?.rects.map((rect) => rect.y));
+    expect(masks).toEqual([undefined, [200], [200], undefined, undefined]);
   });
 
   it('stops when a frame element appears or goes between measuring and capturing', async () => {

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { PageCommandError, type BrowserPort, type CaptureWatch, type ImagePart } from '../browser-port';
-import { FrameMasker, mergeMasks } from '../capture-masks';
+import { FrameMasker, mergeMasks, type Masks } from '../capture-masks';
 import { RESULT_CAP_BYTES } from '../response';
 import { defineTool, type ToolContext } from '../tool';
 
@@ -52,20 +52,30 @@ class CaptureGuard {
   }
 }
 
-type Shoot = () => Promise<Omit<ImagePart, 'top'>>;
+type Shoot = (afterScroll?: boolean) => Promise<Omit<ImagePart, 'top'>>;
 
 /** One viewport capture, checked on both sides, with the refused frames it shows. */
 function shooter(ctx: ToolContext, guard: CaptureGuard): Shoot {
   const allowed = async (url: string) => (await ctx.checkDestination(url)) === undefined;
   const masker = new FrameMasker(ctx.browser.page, ctx.tab!.id, allowed, ctx.signal);
-  return async () => {
+  let previous: { data: string; masks: Masks } | undefined;
+  return async (afterScroll = false) => {
     await guard.check();
-    const before = await masker.measure();
+    const before = await masker.measure({ afterScroll });
     const data = await capture(ctx.browser, ctx.windowId, ctx.signal);
     const after = await masker.measure();
     await guard.check();
-    const masks = mergeMasks(before, after);
+    let masks = mergeMasks(before, after);
     if (!masks) throw pageChanged('frames came or went');
+    // The very picture of the last position: the scroll had not reached the screen (or the page
+    // looks the same there), so the frames may still be where they were.
+    if (previous && data === previous.data && previous.masks.rects.length) {
+      masks = {
+        viewportWidth: masks.viewportWidth || previous.masks.viewportWidth,
+        rects: [...masks.rects, ...previous.masks.rects],
+      };
+    }
+    previous = { data, masks };
     return masks.rects.length ? { data, masks } : { data };
   };
 }
@@ -99,7 +109,7 @@ async function fullPageParts(ctx: ToolContext, guard: CaptureGuard, shoot: Shoot
         { op: 'viewport', scrollTo: { x: start.x, y } },
         { signal: ctx.signal, frameId: 0 },
       );
-      parts.push({ ...(await shoot()), top: Math.round(at.y * at.devicePixelRatio) });
+      parts.push({ ...(await shoot(true)), top: Math.round(at.y * at.devicePixelRatio) });
     }
   } finally {
     await page

@@ -48,11 +48,25 @@ function contentBox(element: Element, box: DOMRectReadOnly) {
   };
 }
 
+/** A hidden page draws no frames; it is not waited for past this. */
+const FRAME_WAIT_MS = 100;
+
+function nextFrame(view: Window): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, FRAME_WAIT_MS);
+    view.requestAnimationFrame(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
 export async function runFrameRects(command: z.output<typeof FrameRectsCommand>, env: PageEnv) {
   const { nonce, frameId } = command;
+  const view = env.document.defaultView ?? window;
   env.frames.announce(nonce, frameId);
   if (command.childFrames.length) await env.frames.awaitFrames(nonce, command.childFrames, HANDSHAKE_WAIT_MS);
-  const view = env.document.defaultView ?? window;
+  for (let i = 0; i < command.afterFrames; i++) await nextFrame(view);
   const frames = frameOwners(env.document, shadowOpener()).map((element) => {
     const box = element.getBoundingClientRect();
     const held = env.frames.frameIn(element, nonce);
