@@ -95,6 +95,20 @@ describe('screenshot on a page that moves', () => {
     expect(await refusal(ctx, false)).toBe('a frame in the page navigated');
   });
 
+  it('says the page changed when Chrome fails a capture because the tab navigated', async () => {
+    const { browser, ctx } = setUp();
+    browser.captureVisible = async () => {
+      browser.captureChange = 'the page navigated';
+      throw new Error('Failed to capture tab: image readback failed');
+    };
+    expect(await refusal(ctx, false)).toBe('the page navigated');
+    const steady = setUp();
+    steady.browser.captureVisible = async () => {
+      throw new Error('Failed to capture tab: image readback failed');
+    };
+    await expect(take(steady.ctx, false)).rejects.toThrow('image readback failed');
+  });
+
   it('does not start when the tab is no longer in front', async () => {
     const { browser, ctx } = setUp();
     switchTo(browser, 2);

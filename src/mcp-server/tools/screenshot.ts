@@ -62,7 +62,11 @@ function shooter(ctx: ToolContext, guard: CaptureGuard): Shoot {
   return async (afterScroll = false) => {
     await guard.check();
     const before = await masker.measure({ afterScroll });
-    const data = await capture(ctx.browser, ctx.windowId, ctx.signal);
+    const data = await capture(ctx.browser, ctx.windowId, ctx.signal).catch(async (error: unknown) => {
+      // Chrome fails a capture of a tab that is navigating or going away: say what happened, if that is it.
+      await guard.check();
+      throw error;
+    });
     const after = await masker.measure();
     await guard.check();
     let masks = mergeMasks(before, after);
