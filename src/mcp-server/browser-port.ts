@@ -57,6 +57,8 @@ export interface PagePort {
   run<C extends PageCommand>(tabId: number, command: C, options?: RunOptions): Promise<PageReply<C>>;
   /** The tab's child frames whose documents the gates allow (about:blank and srcdoc frames judged by their ancestors). */
   readableFrames(tabId: number): Promise<FrameInfo[]>;
+  /** Every frame of the tab with its URL, for placing and masking frames; reading any of them still goes through `run`. */
+  frames(tabId: number): Promise<FrameInfo[]>;
 }
 
 /** The navigations of one tab's top frame, recorded from the moment the watch starts. */
@@ -81,6 +83,12 @@ export interface BrowserPort {
   reload(tabId: number, bypassCache: boolean, signal: AbortSignal): Promise<TabInfo>;
   /** Starts recording a tab's navigations (and the tabs it opens), to follow what an action set off. */
   watchNavigation?(tabId: number): NavigationWatch;
+  /**
+   * Starts noticing anything that would make a capture of `tabId` show another document: another tab
+   * becoming active in `windowId`, or the tab (any of its frames) navigating. Absent: the browser
+   * cannot tell, and screenshots are not taken.
+   */
+  watchCapture?(tabId: number, windowId: number): CaptureWatch;
   /** A JPEG of the visible part of the window's active tab, as base64 without the data: prefix. */
   captureVisible(windowId: number, quality: number): Promise<string>;
   /** Whether Chrome has granted `<all_urls>`, which capturing a tab needs. Absent: screenshots are off. */
@@ -97,10 +105,30 @@ export interface BrowserPort {
   ): Promise<{ data: string; width: number; height: number }>;
 }
 
-/** One captured image (JPEG, base64) and how far down the composed picture it goes, in its pixels. */
+/** What a capture watch saw; `changed` stays set once something happened. */
+export interface CaptureWatch {
+  /** Why the page on screen may no longer be the one being captured; undefined while nothing changed. */
+  readonly changed: string | undefined;
+  dispose(): void;
+}
+
+/** A rectangle in CSS pixels of the top frame's viewport. */
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * One captured image (JPEG, base64) and how far down the composed picture it goes, in its pixels.
+ * `masks`: areas of the capture to paint over (frames the gates refused), in CSS pixels of a
+ * viewport `viewportWidth` CSS pixels wide (the capture's width in image pixels may differ).
+ */
 export interface ImagePart {
   data: string;
   top: number;
+  masks?: { viewportWidth: number; rects: Rect[] };
 }
 
 /** What tools may use of the browser: everything but the raw page transport. */

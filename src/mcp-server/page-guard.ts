@@ -77,6 +77,10 @@ export class PageGuard implements PagePort {
     }
   }
 
+  frames(tabId: number): Promise<FrameInfo[]> {
+    return this.#frames(tabId);
+  }
+
   async readableFrames(tabId: number): Promise<FrameInfo[]> {
     const frames = await this.#frames(tabId).catch(() => [] as FrameInfo[]);
     const children = frames.filter((frame) => frame.frameId !== 0);

@@ -14,6 +14,7 @@ import { runInspectTargets } from './commands/inspect-targets';
 import { runGetText } from './commands/get-text';
 import { runOutline } from './commands/outline';
 import { runReadDom } from './commands/read-dom';
+import { runFrameRects } from './commands/frame-rects';
 import { runFrameSlots, runSnapshot } from './commands/snapshot';
 import { runViewport } from './commands/viewport';
 import { runCancelWait, runWaitFor } from './commands/wait-for';
@@ -45,6 +46,7 @@ const handlers: Handlers = {
   viewport: runViewport,
   frameSlots: runFrameSlots,
   outline: runOutline,
+  frameRects: runFrameRects,
 };
 
 /** Works in insecure contexts too (plain http), where `crypto.randomUUID` is missing. */

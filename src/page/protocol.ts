@@ -60,6 +60,21 @@ export const ViewportCommand = z.object({
   scrollTo: z.object({ x: z.number(), y: z.number() }).optional(),
 });
 
+/**
+ * Where this document's frame elements (iframe, frame, object, embed...) are in its viewport and
+ * which child frame each holds, to paint refused frames over in screenshots. Like snapshot, the
+ * document first introduces itself to its parent under `nonce`, then waits (bounded) for the
+ * listed child frames to introduce themselves.
+ */
+export const FrameRectsCommand = z.object({
+  op: z.literal('frameRects'),
+  frameId: z.number().int().nonnegative(),
+  nonce: z.string().min(1),
+  childFrames: z.array(z.number().int().positive()).default([]),
+  /** Animation frames to let pass first, so that a scroll just made has reached the screen. */
+  afterFrames: z.number().int().min(0).max(5).default(0),
+});
+
 /** How long the page waits after an action for its effect to show (see page/actions/settle.ts). */
 export const SettleSpec = z.object({
   quietMs: z.number().int().nonnegative().optional(),
@@ -158,6 +173,7 @@ export const PageCommand = z.discriminatedUnion('op', [
   ViewportCommand,
   FrameSlotsCommand,
   OutlineCommand,
+  FrameRectsCommand,
 ]);
 export type PageCommand = z.input<typeof PageCommand>;
 
@@ -207,6 +223,15 @@ export const InspectTargetsReply = z.object({
   ),
 });
 
+const RectReply = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
+
+export const FrameRectsReply = z.object({
+  viewport: z.object({ width: z.number(), height: z.number() }),
+  /** `box`: the element's border box; `content`: where the child's viewport sits (CSS pixels, this viewport). */
+  frames: z.array(z.object({ frameId: z.number().int().optional(), box: RectReply, content: RectReply })).max(5_000),
+});
+export type FrameRectsReply = z.infer<typeof FrameRectsReply>;
+
 export const ActionReply = z.object({
   description: z.string(),
   /** How the settle wait ended and how long the action took in the page. */
@@ -235,6 +260,7 @@ const replies = {
   viewport: ViewportReply,
   frameSlots: z.object({ frames: FrameSlots }),
   outline: z.object({ shown: z.boolean() }),
+  frameRects: FrameRectsReply,
 } as const;
 type Replies = typeof replies;
 

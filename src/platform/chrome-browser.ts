@@ -7,12 +7,14 @@
 import {
   PageCommandError,
   type BrowserPort,
+  type CaptureWatch,
   type ImagePart,
   type NavigationWatch,
   type TabInfo,
 } from '../mcp-server/browser-port';
 import type { SettleOutcome } from '../mcp-server/navigation-tracker';
 import { canCaptureScreenshots, composeJpeg } from './chrome-capture';
+import { watchCapture } from './chrome-capture-watch';
 import { watchTabNavigation } from './chrome-navigation-watch';
 import { ChromePageTransport } from './chrome-page';
 import { raceAbort } from './race-abort';
@@ -167,6 +169,10 @@ export class ChromeBrowser implements BrowserPort {
 
   watchNavigation(tabId: number): NavigationWatch {
     return watchTabNavigation(tabId);
+  }
+
+  watchCapture(tabId: number, windowId: number): CaptureWatch {
+    return watchCapture(tabId, windowId);
   }
 
   async captureVisible(windowId: number, quality: number): Promise<string> {

@@ -1,41 +1,7 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DIST } from './harness';
-import { startPerception, textOf, type Perception, type ToolResult } from './perception-setup';
-
-/** The test build, plus `<all_urls>` granted up front: automation cannot answer Chrome's prompt. */
-function distWithAllUrls(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tabwright-all-urls-'));
-  cpSync(TEST_DIST, dir, { recursive: true });
-  const manifestPath = join(dir, 'manifest.json');
-  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { host_permissions?: string[] };
-  manifest.host_permissions = [...(manifest.host_permissions ?? []), '<all_urls>'];
-  writeFileSync(manifestPath, JSON.stringify(manifest));
-  return dir;
-}
-
-/** Width and height from a JPEG's start-of-frame marker. */
-function jpegSize(bytes: Buffer): { width: number; height: number } {
-  expect(bytes[0]).toBe(0xff);
-  expect(bytes[1]).toBe(0xd8);
-  let at = 2;
-  while (at < bytes.length) {
-    const marker = bytes[at + 1]!;
-    const length = bytes.readUInt16BE(at + 2);
-    if (marker >= 0xc0 && marker <= 0xc2)
-      return { height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7) };
-    at += 2 + length;
-  }
-  throw new Error('no SOF marker');
-}
-
-function image(result: ToolResult): { bytes: Buffer; serialized: number } {
-  const block = result.content.find((part) => part.type === 'image');
-  expect(block?.mimeType).toBe('image/jpeg');
-  return { bytes: Buffer.from(block!.data!, 'base64'), serialized: Buffer.byteLength(JSON.stringify(result)) };
-}
+import { startPerception, textOf, type Perception } from './perception-setup';
+import { distWithAllUrls, image, jpegSize } from './screenshot-setup';
 
 describe('screenshot', () => {
   let p: Perception;

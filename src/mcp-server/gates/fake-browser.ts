@@ -4,7 +4,15 @@
  * nothing ran for a refused call.
  */
 import type { BrowserPort, FrameInfo, PageTransport, TabInfo } from '../browser-port';
-import type { PageCommand } from '../../page/protocol';
+import type { FrameRectsReply, PageCommand } from '../../page/protocol';
+
+/** The page's scroll geometry, as the `viewport` command reports it (CSS pixels). */
+export interface FakeViewport {
+  width: number;
+  height: number;
+  scrollHeight: number;
+  y: number;
+}
 
 export interface FakeBrowser extends BrowserPort {
   tabs: TabInfo[];
@@ -14,6 +22,20 @@ export interface FakeBrowser extends BrowserPort {
   commands: string[];
   /** Refs/selectors the page reports as password fields. */
   passwordFields: Set<string>;
+  /** What `page.frames()` lists (when empty: the tab's top frame alone). */
+  frameList: FrameInfo[];
+  /** Each frame's answer to `frameRects`, by frame id; a frame missing here fails the command. */
+  frameRects: Map<number, FrameRectsReply>;
+  /** When set, the `viewport` command answers with (and scrolls) this. */
+  viewport: FakeViewport | undefined;
+  /** What open capture watches report; set it to make a capture see a change. */
+  captureChange: string | undefined;
+  /** Capture watches started and not yet disposed. */
+  openWatches: number;
+  /** Runs inside every `captureVisible`, with the number of captures so far (from 1). */
+  onCapture: ((count: number) => void) | undefined;
+  /** The picture each capture returns, by its number (otherwise always the same tiny JPEG). */
+  captureData: ((count: number) => string) | undefined;
 }
 
 const READ_ONLY_OPS = new Set(['snapshot', 'inspectTargets', 'getText', 'readDom', 'hello', 'viewport', 'find']);
@@ -23,13 +45,32 @@ export function fakeBrowser(tabs: TabInfo[]): FakeBrowser {
   const commands: string[] = [];
   const passwordFields = new Set<string>();
   const byId = (id: number) => tabs.find((tab) => tab.id === id);
+  let captures = 0;
   const answer = (tab: TabInfo | undefined, value: unknown) =>
     ({ value, url: tab?.url ?? '', documentId: `doc-${tab?.id}` }) as never;
   const page: PageTransport = {
-    async send(tabId, command: PageCommand) {
+    async send(tabId, command: PageCommand, options) {
       commands.push(command.op);
       if (!READ_ONLY_OPS.has(command.op)) effects.push(`page:${command.op}`);
       const tab = byId(tabId);
+      if (command.op === 'frameRects') {
+        const reply = browser.frameRects.get(options?.frameId ?? 0);
+        if (!reply) throw new Error(`frame ${options?.frameId ?? 0} did not answer`);
+        return answer(tab, reply);
+      }
+      const view = browser.viewport;
+      if (command.op === 'viewport' && view) {
+        if (command.scrollTo) view.y = Math.max(0, Math.min(command.scrollTo.y, view.scrollHeight - view.height));
+        return answer(tab, {
+          x: 0,
+          y: view.y,
+          width: view.width,
+          height: view.height,
+          scrollWidth: view.width,
+          scrollHeight: view.scrollHeight,
+          devicePixelRatio: 1,
+        });
+      }
       if (command.op === 'inspectTargets') {
         return answer(tab, {
           targets: command.targets.map((t) => {
@@ -49,6 +90,7 @@ export function fakeBrowser(tabs: TabInfo[]): FakeBrowser {
       });
     },
     async frames(tabId): Promise<FrameInfo[]> {
+      if (browser.frameList.length) return [...browser.frameList];
       const tab = byId(tabId);
       return tab ? [{ frameId: 0, parentFrameId: -1, url: tab.url ?? '', documentId: `doc-${tab.id}` }] : [];
     },
@@ -58,6 +100,13 @@ export function fakeBrowser(tabs: TabInfo[]): FakeBrowser {
     effects,
     commands,
     passwordFields,
+    frameList: [],
+    frameRects: new Map(),
+    viewport: undefined,
+    captureChange: undefined,
+    openWatches: 0,
+    onCapture: undefined,
+    captureData: undefined,
     page,
     async getTab(id) {
       return byId(id);
@@ -93,9 +142,24 @@ export function fakeBrowser(tabs: TabInfo[]): FakeBrowser {
       effects.push('reload');
       return byId(id)!;
     },
+    watchCapture() {
+      browser.openWatches++;
+      let open = true;
+      return {
+        get changed() {
+          return browser.captureChange;
+        },
+        dispose() {
+          if (open) browser.openWatches--;
+          open = false;
+        },
+      };
+    },
     async captureVisible() {
       effects.push('capture');
-      return '/9j/4AAQSkZJRgABAQ==';
+      captures++;
+      browser.onCapture?.(captures);
+      return browser.captureData?.(captures) ?? '/9j/4AAQSkZJRgABAQ==';
     },
     async canCaptureScreenshots() {
       return true;

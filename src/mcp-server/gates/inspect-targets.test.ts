@@ -23,6 +23,9 @@ function page(known: Record<string, { role: string; name: string; secret?: boole
     async readableFrames() {
       return [];
     },
+    async frames() {
+      return [];
+    },
   };
   return { port, queries };
 }

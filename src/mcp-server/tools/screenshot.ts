@@ -1,9 +1,15 @@
 /**
  * A JPEG of the tab (~q70), scaled down until the result fits the tunnel's cap. Full-page pictures
  * are stitched from viewport captures (Chrome allows about two captures a second).
+ *
+ * Chrome captures whatever the window shows, so every capture is bracketed: before and after it
+ * the window's active tab must still be this tab, on the same allowed URL, and a watch started
+ * before the first capture must have seen no tab switch and no navigation in any frame. Otherwise
+ * nothing captured is returned. Frames the gates refuse are painted over before encoding.
  */
 import { z } from 'zod';
-import type { ImagePart, ToolBrowser } from '../browser-port';
+import { PageCommandError, type CaptureWatch, type ImagePart, type ToolBrowser } from '../browser-port';
+import { FrameMasker, mergeMasks, type Masks } from '../capture-masks';
 import { RESULT_CAP_BYTES } from '../response';
 import { defineTool, type PageToolContext } from '../tool';
 
@@ -15,6 +21,68 @@ const MAX_SIDE = 16_000;
 const MAX_SEGMENTS = 20;
 const CAPTURE_RETRY_MS = 600;
 export const SCREENSHOTS_OFF = 'Screenshots are off; ask the user to turn them on in Tabwright settings.';
+export const CANNOT_WATCH =
+  'This browser cannot watch the tab while capturing it, so Tabwright takes no screenshots here.';
+
+export function pageChanged(reason: string): PageCommandError {
+  return new PageCommandError(
+    `The page changed during the screenshot (${reason}); nothing was captured — call screenshot again.`,
+    'page-changed',
+  );
+}
+
+/** Holds a capture to the tab and URL it started on. */
+class CaptureGuard {
+  #url: string | undefined;
+
+  constructor(
+    private readonly ctx: PageToolContext,
+    private readonly watch: CaptureWatch,
+  ) {}
+
+  async check(): Promise<void> {
+    if (this.watch.changed) throw pageChanged(this.watch.changed);
+    const active = await this.ctx.browser.activeTab(this.ctx.windowId);
+    if (this.watch.changed) throw pageChanged(this.watch.changed);
+    if (!active || active.id !== this.ctx.tab.id) throw pageChanged('another tab became active');
+    if (!active.url || (await this.ctx.checkDestination(active.url)) !== undefined)
+      throw pageChanged('the tab is on a site that is not allowed');
+    this.#url ??= active.url;
+    if (active.url !== this.#url) throw pageChanged('the tab’s address changed');
+  }
+}
+
+type Shoot = (afterScroll?: boolean) => Promise<Omit<ImagePart, 'top'>>;
+
+/** One viewport capture, checked on both sides, with the refused frames it shows. */
+function shooter(ctx: PageToolContext, guard: CaptureGuard): Shoot {
+  const allowed = async (url: string) => (await ctx.checkDestination(url)) === undefined;
+  const masker = new FrameMasker(ctx.page, ctx.tab.id, allowed, ctx.signal);
+  let previous: { data: string; masks: Masks } | undefined;
+  return async (afterScroll = false) => {
+    await guard.check();
+    const before = await masker.measure({ afterScroll });
+    const data = await capture(ctx.browser, ctx.windowId, ctx.signal).catch(async (error: unknown) => {
+      // Chrome fails a capture of a tab that is navigating or going away: say what happened, if that is it.
+      await guard.check();
+      throw error;
+    });
+    const after = await masker.measure();
+    await guard.check();
+    let masks = mergeMasks(before, after);
+    if (!masks) throw pageChanged('frames came or went');
+    // The very picture of the last position: the scroll had not reached the screen (or the page
+    // looks the same there), so the frames may still be where they were.
+    if (previous && data === previous.data && previous.masks.rects.length) {
+      masks = {
+        viewportWidth: masks.viewportWidth || previous.masks.viewportWidth,
+        rects: [...masks.rects, ...previous.masks.rects],
+      };
+    }
+    previous = { data, masks };
+    return masks.rects.length ? { data, masks } : { data };
+  };
+}
 
 async function capture(browser: ToolBrowser, windowId: number, signal: AbortSignal): Promise<string> {
   for (let attempt = 0; ; attempt++) {
@@ -29,7 +97,7 @@ async function capture(browser: ToolBrowser, windowId: number, signal: AbortSign
   }
 }
 
-async function fullPageParts(ctx: PageToolContext) {
+async function fullPageParts(ctx: PageToolContext, guard: CaptureGuard, shoot: Shoot) {
   const tabId = ctx.tab.id;
   const page = ctx.page;
   const start = await page.run(tabId, { op: 'viewport' }, { signal: ctx.signal, frameId: 0 });
@@ -38,15 +106,14 @@ async function fullPageParts(ctx: PageToolContext) {
   try {
     for (let i = 0; i < steps; i++) {
       const y = Math.min(i * start.height, Math.max(0, start.scrollHeight - start.height));
+      // Not even a scroll goes to a document that replaced the one being captured.
+      await guard.check();
       const at = await page.run(
         tabId,
         { op: 'viewport', scrollTo: { x: start.x, y } },
         { signal: ctx.signal, frameId: 0 },
       );
-      parts.push({
-        data: await capture(ctx.browser, ctx.windowId, ctx.signal),
-        top: Math.round(at.y * at.devicePixelRatio),
-      });
+      parts.push({ ...(await shoot(true)), top: Math.round(at.y * at.devicePixelRatio) });
     }
   } finally {
     await page
@@ -79,14 +146,28 @@ export const screenshot = defineTool({
       response.error(SCREENSHOTS_OFF);
       return;
     }
+    if (!browser.watchCapture) {
+      response.error(CANNOT_WATCH);
+      return;
+    }
     let parts: ImagePart[];
     let size: { width: number; height: number } | undefined;
     let cut = false;
-    if (args.fullPage) ({ parts, size, cut } = await fullPageParts(ctx));
-    else parts = [{ data: await capture(browser, ctx.windowId, ctx.signal), top: 0 }];
+    const watch = browser.watchCapture(ctx.tab.id, ctx.windowId);
+    try {
+      const guard = new CaptureGuard(ctx, watch);
+      const shoot = shooter(ctx, guard);
+      if (args.fullPage) ({ parts, size, cut } = await fullPageParts(ctx, guard, shoot));
+      else parts = [{ ...(await shoot()), top: 0 }];
+      // An event Chrome delivered after the last capture's check still counts.
+      if (watch.changed) throw pageChanged(watch.changed);
+    } finally {
+      watch.dispose();
+    }
+    const masked = parts.some((part) => part.masks?.rects.length);
     let scale = size ? Math.min(1, MAX_SIDE / Math.max(size.width, size.height)) : 1;
     let image =
-      parts.length === 1 && scale === 1
+      parts.length === 1 && scale === 1 && !masked
         ? { data: parts[0]!.data, width: 0, height: 0 }
         : await browser.composeJpeg(parts, size, scale, QUALITY);
     const budget = RESULT_CAP_BYTES - ENVELOPE_BYTES;

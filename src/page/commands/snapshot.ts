@@ -6,7 +6,7 @@ import { refPrefix } from '../refs';
 import { walkSnapshot } from '../snapshot';
 
 /** How long a parent waits for its child frames' introductions before walking without them. */
-const HANDSHAKE_WAIT_MS = 750;
+export const HANDSHAKE_WAIT_MS = 750;
 
 export async function runSnapshot(command: z.output<typeof SnapshotCommand>, env: PageEnv) {
   const { frameId, nonce } = command;
