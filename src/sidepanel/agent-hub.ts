@@ -255,12 +255,17 @@ export class AgentHub {
     });
   }
 
-  /** The servers offered to agents changed: each agent whose set changed is told the whole set again. */
+  /**
+   * The servers offered to agents changed: each agent that is now offered a server it was not
+   * declared is told the whole set again. A server taken away stays declared until the next
+   * handshake and refuses every call with its reason (turned off, site not allowed), so the agent
+   * learns why instead of finding the namespace gone.
+   */
   redeclare(): void {
     for (const runtime of this.#runtimes.values()) {
-      const next = this.#declaredServers(runtime.profile).map((d) => d.acpId);
-      const current = runtime.declared.map((d) => d.acpId);
-      if (next.join() !== current.join()) runtime.connection.redeclare();
+      const current = new Set(runtime.declared.map((d) => d.acpId));
+      const added = this.#declaredServers(runtime.profile).some((d) => !current.has(d.acpId));
+      if (added) runtime.connection.redeclare();
     }
   }
 
