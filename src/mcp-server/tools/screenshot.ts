@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { PageCommandError, type CaptureWatch, type ImagePart, type ToolBrowser } from '../browser-port';
 import { FrameMasker, mergeMasks, type Masks } from '../capture-masks';
+import { isRefusal } from '../page-guard';
 import { RESULT_CAP_BYTES } from '../response';
 import { defineTool, type PageToolContext } from '../tool';
 
@@ -161,6 +162,13 @@ export const screenshot = defineTool({
       else parts = [{ ...(await shoot()), top: 0 }];
       // An event Chrome delivered after the last capture's check still counts.
       if (watch.changed) throw pageChanged(watch.changed);
+    } catch (error) {
+      // The page guard refused a document mid-capture, or the measured one went away: the page moved.
+      if (isRefusal(error)) throw pageChanged(watch.changed ?? 'the tab is on a site that is not allowed');
+      if (error instanceof PageCommandError && error.code === 'frame-gone') {
+        throw pageChanged(watch.changed ?? 'the page navigated');
+      }
+      throw error;
     } finally {
       watch.dispose();
     }
