@@ -17,7 +17,9 @@ import { REFUSED_REPLY } from './page-guard';
 /** Page actions this flow runs; `actionId` is filled in here. */
 type ActionCommand = Extract<
   PageCommand,
-  { op: 'click' | 'type' | 'fillForm' | 'selectOption' | 'pressKey' | 'scroll' | 'hover' | 'settle' }
+  {
+    op: 'click' | 'type' | 'fillForm' | 'selectOption' | 'pressKey' | 'scroll' | 'hover' | 'upload' | 'drag' | 'settle';
+  }
 >;
 
 export const ACTION_LOAD_TIMEOUT_MS = 15_000;

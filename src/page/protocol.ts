@@ -137,6 +137,28 @@ export const ScrollCommand = z.object({
 
 export const HoverCommand = z.object({ op: z.literal('hover'), target: ElementTarget, ...actionFields });
 
+/** A file to put into a file input or drop onto a drop zone; the panel checked the base64 and the sizes. */
+export const UploadFile = z.object({
+  name: z.string().min(1),
+  mimeType: z.string().default(''),
+  contentBase64: z.string(),
+});
+
+export const UploadCommand = z.object({
+  op: z.literal('upload'),
+  target: ElementTarget,
+  files: z.array(UploadFile).min(1),
+  ...actionFields,
+});
+
+/** Drags the `source` element onto `to` (both in this document), as HTML5 drag and drop or with the pointer. */
+export const DragCommand = z.object({
+  op: z.literal('drag'),
+  source: ElementTarget,
+  to: ElementTarget,
+  ...actionFields,
+});
+
 /** Waits for the document to settle without acting (after a same-document history step). */
 export const SettleCommand = z.object({ op: z.literal('settle'), ...actionFields });
 
@@ -165,6 +187,8 @@ export const PageCommand = z.discriminatedUnion('op', [
   PressKeyCommand,
   ScrollCommand,
   HoverCommand,
+  UploadCommand,
+  DragCommand,
   SettleCommand,
   GetTextCommand,
   ReadDomCommand,
@@ -252,6 +276,8 @@ const replies = {
   pressKey: ActionReply,
   scroll: ActionReply,
   hover: ActionReply,
+  upload: ActionReply,
+  drag: ActionReply,
   settle: ActionReply,
   getText: TextReply,
   readDom: DomReply,
