@@ -37,12 +37,16 @@ export interface ActionRig {
   close(): Promise<void>;
 }
 
-/** Bundles a fixture app's entry (and the npm packages it imports) into one script; resolves with its path. */
+/**
+ * Bundles a fixture app's entry (and the npm packages it imports) into one script; resolves with
+ * its path. React reads `process.env.NODE_ENV`, which a library build leaves alone: it is set here.
+ */
 export async function buildFixtureBundle(entry: string, fileName: string): Promise<string> {
   const outDir = mkdtempSync(join(tmpdir(), 'tabwright-fixture-'));
   await build({
     configFile: false,
     logLevel: 'warn',
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     build: {
       outDir,
       emptyOutDir: true,
@@ -58,11 +62,12 @@ export function buildPreactFixture(): Promise<string> {
   return buildFixtureBundle('test/fixtures/actions/preact-app/main.ts', 'preact-app.js');
 }
 
-function serveFile(path: string, file: string): Route {
+/** Serves one file at `path` (a bundle built by the test set-up, a stylesheet from a package). */
+export function serveFile(path: string, file: string, type = 'text/javascript; charset=utf-8'): Route {
   return async (request, response) => {
     if (new URL(request.url ?? '/', 'http://fixture').pathname !== path) return false;
     const { readFile } = await import('node:fs/promises');
-    response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
+    response.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
     response.end(await readFile(file));
     return true;
   };

@@ -3,7 +3,7 @@
  * under the pointer getting dragenter/dragleave as the pointer crosses into it and dragover on every
  * move, and a drop only where the page said it takes one (by cancelling dragover), as browsers do.
  */
-import { deepElementFromPoint } from './actionability';
+import { composedParent, deepElementFromPoint } from './actionability';
 
 interface DragPoint {
   x: number;
@@ -46,15 +46,52 @@ function effectFor(dataTransfer: DataTransfer): DataTransfer['dropEffect'] {
   return /copy/i.test(allowed) ? 'copy' : 'link';
 }
 
+/**
+ * The outermost element around `element` below the body. Pages often cancel every dragover at the
+ * document or body, only so that a stray drop does not open the file in the tab; that says nothing
+ * about the element, so a drop counts as welcome only when it was accepted inside this region.
+ */
+export function regionBelowBody(element: Element): Element | undefined {
+  const top = element.ownerDocument.body;
+  if (element === top || element === element.ownerDocument.documentElement) return undefined;
+  let region = element;
+  for (
+    let parent = composedParent(region);
+    parent instanceof Element && parent !== top;
+    parent = composedParent(region)
+  ) {
+    if (parent === element.ownerDocument.documentElement) break;
+    region = parent;
+  }
+  return region;
+}
+
 /** The element under a dragged pointer, followed from move to move. */
 export class DragOver {
   #over: Element | undefined;
   #accepted = false;
 
+  /** `region`: where a drop must be accepted to count (see `regionBelowBody`); anywhere when absent. */
   constructor(
     private readonly document: Document,
     private readonly dataTransfer: DataTransfer,
+    private readonly region?: Element,
   ) {}
+
+  /** Whether the page cancelled a dragover, judged as it leaves the region. */
+  #dragover(target: Element, at: DragPoint): boolean {
+    const region = this.region;
+    if (!region) return fireDrag(target, 'dragover', at, this.dataTransfer);
+    let accepted = false;
+    const seen = (event: Event) => (accepted = event.defaultPrevented);
+    region.addEventListener('dragover', seen);
+    try {
+      fireDrag(target, 'dragover', at, this.dataTransfer);
+    } finally {
+      region.removeEventListener('dragover', seen);
+    }
+    return accepted;
+  }
 
   /** The element the drop would land on now, if any. */
   get over(): Element | undefined {
@@ -75,7 +112,7 @@ export class DragOver {
       return;
     }
     this.dataTransfer.dropEffect = effectFor(this.dataTransfer);
-    this.#accepted = fireDrag(this.#over, 'dragover', at, this.dataTransfer);
+    this.#accepted = this.#dragover(this.#over, at);
   }
 
   /** Releases at `at`: a drop where the last dragover was cancelled, else a dragleave. Whether it dropped. */

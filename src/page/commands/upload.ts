@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { PageError, type PageEnv } from '../env';
 import { describeElement } from '../actions/describe';
-import { DragOver } from '../actions/drag-drop';
+import { DragOver, regionBelowBody } from '../actions/drag-drop';
 import { checkTakes, chooseFiles, fileInputFor, filesOf, listFiles, transferOf } from '../actions/file-choice';
 import { probeFileControl } from '../actions/file-picker-probe';
 import { actionable, runAction } from '../actions/run-action';
@@ -28,7 +28,7 @@ export function runUpload(command: z.output<typeof UploadCommand>, env: PageEnv)
     }
     const point = await actionable(element, 'upload files to', { hitTest: true }, signal);
     // Files dragged in from outside the page: no dragstart here, only what the page under them sees.
-    const over = new DragOver(env.document, transferOf(files));
+    const over = new DragOver(env.document, transferOf(files), regionBelowBody(element));
     over.moveTo(point);
     await nextFrame(env.document.defaultView!, signal);
     over.moveTo(point);
