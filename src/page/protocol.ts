@@ -148,6 +148,11 @@ export const UploadCommand = z.object({
   op: z.literal('upload'),
   target: ElementTarget,
   files: z.array(UploadFile).min(1),
+  /**
+   * The DOM event by which the page's own world reports calls to showOpenFilePicker while the
+   * command runs (see page/file-picker-watch.ts); `${pickerEvent}-done` ends the watch.
+   */
+  pickerEvent: z.string().regex(/^tabwright-picker-[0-9a-f]+$/),
   ...actionFields,
 });
 

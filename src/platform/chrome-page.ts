@@ -12,6 +12,7 @@ import {
   type SendOptions,
 } from '../mcp-server/browser-port';
 import { PageEnvelope, replySchema, type PageCommand, type PageReply } from '../page/protocol';
+import { watchFilePicker } from '../page/file-picker-watch';
 import { raceAbort } from './race-abort';
 
 export const PAGE_AGENT_FILE = 'page/agent.js';
@@ -77,6 +78,16 @@ export class ChromePageTransport implements PageTransport {
     };
     let result: unknown;
     try {
+      if (command.op === 'upload') {
+        // Before the agent clicks anything: a "Browse" control may open the picker of the page's own world.
+        const watch = chrome.scripting.executeScript({
+          target,
+          world: 'MAIN',
+          func: watchFilePicker,
+          args: [command.pickerEvent],
+        });
+        await raceAbort(watch, options.signal);
+      }
       result = await raceAbort(call(), options.signal);
       if (isMissing(result)) {
         await raceAbort(chrome.scripting.executeScript({ target, files: [PAGE_AGENT_FILE] }), options.signal);

@@ -140,7 +140,9 @@ describe('hands: uploads and drags', () => {
         const before = await resumeState();
         const result = await rig.call('upload_file', { selector: '#resume', files: [CV, { ...CV, name: 'b.txt' }] });
         expect(result.isError).toBe(true);
-        expect(textOf(result)).toMatch(/takes one file \(it has no `multiple`\), and 2 were given, so nothing was chosen/);
+        expect(textOf(result)).toMatch(
+          /takes one file \(it has no `multiple`\), and 2 were given, so nothing was chosen/,
+        );
         expect(await resumeState()).toEqual(before);
       });
 

@@ -71,7 +71,8 @@ export const uploadFile = defineTool({
       mimeType: file.mimeType ?? '',
       contentBase64: file.contentBase64,
     }));
-    const command = { op: 'upload' as const, target: at.target, files };
+    const pickerEvent = `tabwright-picker-${Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
+    const command = { op: 'upload' as const, target: at.target, files, pickerEvent };
     if (new TextEncoder().encode(JSON.stringify(command)).length > PAGE_MESSAGE_CAP_BYTES) {
       return void response.error(
         'The files and their names are over the 1 MiB message limit together. Nothing was chosen.',

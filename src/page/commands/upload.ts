@@ -14,7 +14,8 @@ import type { UploadCommand } from '../protocol';
  * file input a "Browse" control opens when clicked.
  */
 export function runUpload(command: z.output<typeof UploadCommand>, env: PageEnv) {
-  return runAction(env, command, async (signal) => {
+  const ended = () => env.document.dispatchEvent(new Event(`${command.pickerEvent}-done`));
+  const run = runAction(env, command, async (signal) => {
     const element = env.resolveTarget(command.target);
     const files = filesOf(command.files);
     const listed = listFiles(files);
@@ -33,7 +34,7 @@ export function runUpload(command: z.output<typeof UploadCommand>, env: PageEnv)
     await nextFrame(env.document.defaultView!, signal);
     over.moveTo(point);
     if (over.release(point)) return `Dropped ${listed} onto ${name}`;
-    const probe = await probeFileControl(point.hit, point.x, point.y, signal);
+    const probe = await probeFileControl(point.hit, point, command.pickerEvent, signal);
     if (probe.input) {
       checkTakes(probe.input, files);
       chooseFiles(probe.input, files);
@@ -52,4 +53,6 @@ export function runUpload(command: z.output<typeof UploadCommand>, env: PageEnv)
       'wrong-kind',
     );
   });
+  // The watch on the page's picker ends with the command, however it ends.
+  return run.finally(ended);
 }
