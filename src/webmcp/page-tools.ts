@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import type { ToolListing } from '../mcp-server/registry';
-import { ResponseBuilder, errorResult, type CallToolResult } from '../mcp-server/response';
+import { ResponseBuilder, type CallToolResult } from '../mcp-server/response';
 import type { ToolSpec } from '../mcp-server/tool-spec';
 import { neutraliseDelimiters } from '../mcp-server/untrusted';
 
@@ -212,10 +212,6 @@ export function pageToolResult(raw: string | null | undefined, origin: string, t
     text = `${text.slice(0, MAX_RESULT_CHARS)}\n… (cut at ${MAX_RESULT_CHARS} characters)`;
   }
   const response = new ResponseBuilder();
-  if (isError) response.text(`The page's ${tool} tool reported an error:`);
-  response.pageText(origin, text);
-  const result = response.build();
-  return isError ? { ...result, isError: true } : result;
+  if (isError) response.error(`The page's ${tool} tool reported an error:`);
+  return response.pageText(origin, text).build();
 }
-
-export { errorResult };
