@@ -1,10 +1,10 @@
 /**
  * Page-declared tools (WebMCP) in Chromium with its `WebMCP` feature on: a notes page registers a
- * read tool, a read tool it later withdraws and a consequential delete. An MCP client on the
- * broker's `/mcp` (the agent's side) sees `page.<site>` tools only once the user turns them on for
- * an allowed site; the read returns the page's words wrapped as untrusted; the delete waits for
- * the confirmation card on every call and runs only after Allow; a site that is not allowed never
- * offers its tools.
+ * read tool, a read tool it later withdraws and a consequential delete, and a frame in it one more
+ * of its own. An MCP client on the broker's `/mcp` (the agent's side) sees the page's `page.<site>`
+ * tools, and not the frame's, only once the user turns them on for an allowed site; the read
+ * returns the page's words wrapped as untrusted; the delete waits for the confirmation card on
+ * every call and runs only after Allow; a site that is not allowed never offers its tools.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -62,6 +62,7 @@ describe('page-declared tools through the gates', () => {
     const notes = await launched.context.newPage();
     await notes.goto(fixtures.url('/webmcp/notes.html'));
     await notes.locator('body[data-ready="tools"]').waitFor();
+    await notes.frameLocator('iframe').locator('body[data-ready="tools"]').waitFor();
     const stranger = await launched.context.newPage();
     await stranger.goto(`${fixtures.other}/webmcp/notes.html`);
     await stranger.locator('body[data-ready="tools"]').waitFor();
