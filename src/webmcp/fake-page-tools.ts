@@ -7,8 +7,10 @@ export interface FakePageTab {
   tab: TabInfo;
   document: TopDocument;
   tools: DeclaredPageTool[];
-  /** Where the page is when it answers (a route change while a tool runs), if not the document's URL. */
+  /** Where the page says it is when it answers (a route change while a tool runs), if not the document's URL. */
   answersFrom?: string;
+  /** The top document once the script has answered (a navigation while a tool ran), if it changed. */
+  after?: TopDocument;
   run?(name: string, input: Record<string, unknown>): string | null | Error;
 }
 
@@ -26,7 +28,8 @@ export class FakePageTools implements PageToolsTransport {
   }
 
   async topDocument(tabId: number): Promise<TopDocument | undefined> {
-    return this.#tab(tabId)?.document;
+    const entry = this.#tab(tabId);
+    return this.sent.some((sent) => sent.tabId === tabId) ? (entry?.after ?? entry?.document) : entry?.document;
   }
 
   async listTools(tabId: number, documentId: string | undefined): Promise<MainWorldAnswer<DeclaredPageTool[]>> {

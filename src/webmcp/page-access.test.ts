@@ -47,6 +47,19 @@ describe('PageToolsAccess', () => {
     expect(String((failure as Error).message)).not.toContain('SECRET');
   });
 
+  it('withholds an answer when Chrome reports another document, or a refused URL, once it came', async () => {
+    for (const after of [
+      { url: `${ORIGIN}/`, documentId: 'doc-2' },
+      { url: `${ORIGIN}/payroll`, documentId: 'doc-1' },
+    ]) {
+      const { transport, access } = setup();
+      transport.tabs[0]!.after = after;
+      const failure = await access.run(7, ORIGIN, 'list', {}).catch((error: Error) => error);
+      expect(failure).toMatchObject({ code: 'moved-refused' });
+      expect(String((failure as Error).message)).not.toContain('SECRET');
+    }
+  });
+
   it('says so when the tab is gone', async () => {
     const { access } = setup();
     await expect(access.list(99, ORIGIN)).rejects.toMatchObject({ code: 'tab-gone' });

@@ -3,7 +3,8 @@
  * URL put to the gates' decision first; the script then runs in that document only (Chrome's
  * document id), so a navigation in between makes it fail instead of reaching another page; and
  * the answer carries the URL it was produced at, withheld unless that URL passes too and is
- * still on the server's origin.
+ * still on the server's origin. The page's scripts share the world the answer is made in, so the
+ * URL Chrome reports for the document afterwards is judged as well.
  */
 import { PageCommandError } from '../mcp-server/browser-port';
 import { originOf } from '../mcp-server/gates/origin';
@@ -61,8 +62,13 @@ export class PageToolsAccess {
     }
   }
 
-  async #answer<T>(answer: MainWorldAnswer<T>, origin: string): Promise<T> {
+  async #answer<T>(tabId: number, checked: TopDocument, answer: MainWorldAnswer<T>, origin: string): Promise<T> {
     await this.#judge(answer.url, origin, 'moved-refused');
+    const now = await this.o.transport.topDocument(tabId).catch(() => undefined);
+    if (!now || (checked.documentId && now.documentId !== checked.documentId)) {
+      throw new PageCommandError('The page navigated before it answered, so its answer is not shown.', 'moved-refused');
+    }
+    await this.#judge(now.url, origin, 'moved-refused');
     if (!answer.ok) throw new PageCommandError(answer.error, 'page-tool');
     return answer.value;
   }
@@ -71,7 +77,7 @@ export class PageToolsAccess {
   async list(tabId: number, origin: string): Promise<{ url: string; tools: DeclaredPageTool[] }> {
     const top = await this.#document(tabId, origin);
     const answer = await this.o.transport.listTools(tabId, top.documentId);
-    const tools = await this.#answer(answer, origin);
+    const tools = await this.#answer(tabId, top, answer, origin);
     return { url: answer.url, tools: Array.isArray(tools) ? tools : [] };
   }
 
@@ -85,7 +91,7 @@ export class PageToolsAccess {
   ): Promise<{ url: string; raw: string | null }> {
     const top = await this.#document(tabId, origin);
     const answer = await this.o.transport.runTool(tabId, top.documentId, name, input, signal);
-    const raw = await this.#answer(answer, origin);
+    const raw = await this.#answer(tabId, top, answer, origin);
     return { url: answer.url, raw: typeof raw === 'string' ? raw : null };
   }
 }
