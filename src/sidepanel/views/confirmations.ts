@@ -9,6 +9,7 @@
  * appears where the last one was, under a pointer or a key that was meant for that one.
  */
 import type { ConfirmAnswer, ConfirmRequest, ConfirmTarget } from '../../mcp-server/gates/types';
+import { dialogAnswerOf } from '../../mcp-server/dialogs';
 import { h } from '../dom';
 import { t } from '../i18n';
 import './gates.css';
@@ -132,7 +133,13 @@ export class PromptTray {
       h('button', { type: 'button', className: 'danger', onclick: answer('deny') }, t('deny')),
     ];
     for (const button of buttons) button.setAttribute('aria-disabled', 'true');
-    const described = [request.url ? `${id}-url` : '', request.targets ? `${id}-targets` : '', `${id}-args`];
+    const dialog = dialogLine(`${id}-dialog`, request.args);
+    const described = [
+      request.url ? `${id}-url` : '',
+      request.targets ? `${id}-targets` : '',
+      dialog ? `${id}-dialog` : '',
+      `${id}-args`,
+    ];
     const card = h(
       'section',
       {
@@ -157,6 +164,7 @@ export class PromptTray {
           )
         : null,
       request.targets ? targetList(`${id}-targets`, request.targets) : null,
+      dialog,
       h(
         'pre',
         { className: 'args', id: `${id}-args`, tabindex: '0', 'aria-label': t('confirmArguments') },
@@ -200,6 +208,18 @@ export class PromptTray {
 }
 
 /** What each ref/selector names in the page right now, as the page said just before asking. */
+/** How the call says to answer a dialog its action opens, when it says so. */
+function dialogLine(id: string, args: Readonly<Record<string, unknown>>): HTMLElement | null {
+  const answer = dialogAnswerOf(args.dialog);
+  if (!answer) return null;
+  const how = !answer.accept
+    ? t('confirmDialogDismiss')
+    : answer.promptText !== undefined
+      ? t('confirmDialogAnswer', answer.promptText)
+      : t('confirmDialogAccept');
+  return h('p', { className: 'dialog-answer', id }, `${t('fieldLabel', t('confirmDialog'))} `, h('strong', {}, how));
+}
+
 function targetList(id: string, targets: readonly ConfirmTarget[]): HTMLElement {
   return h(
     'div',
