@@ -66,6 +66,6 @@ export function sameRegistration(
   if (ours.length !== wanted.length) return false;
   return wanted.every((script) => {
     const found = ours.find((r) => r.id === script.id);
-    return !!found && [...(found.matches ?? [])].sort().join(' ') === script.matches.join(' ');
+    return !!found && [...(found.matches ?? [])].sort().join(' ') === [...script.matches].sort().join(' ');
   });
 }
