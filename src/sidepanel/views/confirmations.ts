@@ -125,11 +125,15 @@ export class PromptTray {
     };
     const buttons = [
       h('button', { type: 'button', className: 'primary', onclick: answer('once') }, t('allowOnce')),
-      h(
-        'button',
-        { type: 'button', title: t('allowForSiteHint', request.tool, where), onclick: answer('site') },
-        t('allowForSite'),
-      ),
+      ...(request.everyTime
+        ? []
+        : [
+            h(
+              'button',
+              { type: 'button', title: t('allowForSiteHint', request.tool, where), onclick: answer('site') },
+              t('allowForSite'),
+            ),
+          ]),
       h('button', { type: 'button', className: 'danger', onclick: answer('deny') }, t('deny')),
     ];
     for (const button of buttons) button.setAttribute('aria-disabled', 'true');
@@ -137,6 +141,7 @@ export class PromptTray {
     const described = [
       request.url ? `${id}-url` : '',
       request.targets ? `${id}-targets` : '',
+      request.everyTime ? `${id}-every` : '',
       dialog ? `${id}-dialog` : '',
       `${id}-args`,
     ];
@@ -164,6 +169,7 @@ export class PromptTray {
           )
         : null,
       request.targets ? targetList(`${id}-targets`, request.targets) : null,
+      request.everyTime ? h('p', { className: 'every-time', id: `${id}-every` }, t('confirmEveryTime')) : null,
       dialog,
       h(
         'pre',
