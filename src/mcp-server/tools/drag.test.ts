@@ -24,6 +24,13 @@ describe('drag through the gates', () => {
     });
   });
 
+  it('takes how to answer a dialog the drop opens, shown on the card', async () => {
+    const { call, asked } = handsServer();
+    const result = await call('drag', { ref: 'e1', toRef: 'e2', dialog: { accept: true } });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(asked[0]!.args).toMatchObject({ ref: 'e1', toRef: 'e2', dialog: { accept: true } });
+  });
+
   it('asks where to drop, and refuses a drop into another frame', async () => {
     const { call, browser } = handsServer();
     expect(textOf(await call('drag', { ref: 'e1' }))).toMatch(/pass `toRef`/);

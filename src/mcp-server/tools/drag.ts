@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { elementTarget, performAction, targetLabel } from '../action-flow';
 import { defineTool } from '../tool';
+import { dialogArg } from './action-args';
 
 export const drag = defineTool({
   name: 'drag',
@@ -21,6 +22,7 @@ export const drag = defineTool({
       .min(1)
       .optional()
       .describe('CSS selector of the element to drop it onto, when there is no ref'),
+    dialog: dialogArg,
   }),
   async handle(args, ctx, response) {
     const source = elementTarget(args, 'element to drag');

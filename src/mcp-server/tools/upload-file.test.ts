@@ -88,6 +88,12 @@ describe('upload_file through the gates', () => {
     expect(logged).not.toContain('QUFBQUFB');
   });
 
+  it('takes how to answer a dialog the upload opens, shown on the card', async () => {
+    const { call, asked } = handsServer();
+    await call('upload_file', { ref: 'e1', files: [FILE], dialog: { accept: false } });
+    expect(asked[0]!.args).toMatchObject({ dialog: { accept: false } });
+  });
+
   it('sends a ref made in a child frame to that frame', async () => {
     const { call, browser, sent } = handsServer();
     browser.frameList.push(

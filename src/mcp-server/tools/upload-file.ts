@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { elementTarget, performAction, targetLabel } from '../action-flow';
 import { decodedBytes, isBase64 } from '../file-content';
 import { defineTool } from '../tool';
-import { refArg, selectorArg } from './action-args';
+import { dialogArg, refArg, selectorArg } from './action-args';
 
 /** Decoded bytes per call: with base64's growth, one call stays inside OpenAB's 1 MiB method frame. */
 export const UPLOAD_CAP_BYTES = 700 * 1024;
@@ -62,6 +62,7 @@ export const uploadFile = defineTool({
           });
       })
       .describe('The files: [{ name, mimeType?, contentBase64 }]; several only where the input takes several'),
+    dialog: dialogArg,
   }),
   async handle(args, ctx, response) {
     const at = elementTarget(args, 'file input or drop zone');
