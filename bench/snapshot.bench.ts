@@ -60,9 +60,11 @@ function chromeThroughWorker(worker: Worker): unknown {
         func?: (...args: unknown[]) => unknown;
         args?: unknown[];
         files?: string[];
+        world?: string;
       }) =>
         worker.evaluate(
           `chrome.scripting.executeScript({ target: ${json(injection.target)}, ` +
+            (injection.world ? `world: ${json(injection.world)}, ` : '') +
             (injection.files
               ? `files: ${json(injection.files)} })`
               : `func: ${injection.func!.toString()}, args: ${json(injection.args)} })`),
