@@ -77,6 +77,7 @@ export const FrameRectsCommand = z.object({
 
 /** How long the page waits after an action for its effect to show (see page/actions/settle.ts). */
 export const SettleSpec = z.object({
+  quietFrames: z.number().int().nonnegative().max(60).optional(),
   quietMs: z.number().int().nonnegative().optional(),
   idleMs: z.number().int().nonnegative().optional(),
   capMs: z.number().int().positive().max(30_000).optional(),
@@ -264,7 +265,15 @@ export type FrameRectsReply = z.infer<typeof FrameRectsReply>;
 export const ActionReply = z.object({
   description: z.string(),
   /** How the settle wait ended and how long the action took in the page. */
-  settled: z.object({ reason: z.enum(['quiet', 'idle', 'cap', 'navigation']), ms: z.number() }).optional(),
+  settled: z
+    .object({
+      reason: z.enum(['quiet', 'idle', 'cap', 'navigation']),
+      ms: z.number(),
+      /** The action alone and the wait alone, for the call's timing. */
+      workMs: z.number().optional(),
+      settleMs: z.number().optional(),
+    })
+    .optional(),
   /** The document began navigating away during the action. */
   navigating: z.boolean().optional(),
   url: z.string().optional(),

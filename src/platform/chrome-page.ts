@@ -1,6 +1,7 @@
 /**
  * Runs page-agent commands in a tab's documents through `chrome.scripting`. The agent bundle is
- * injected on first use in each document and stays there (isolated world) between calls. A
+ * injected on first use in each document and stays there (isolated world) between calls, with the
+ * page's request signals beside it in the page's own world (`request-signals.ts`). A
  * command given a document id runs in that document only (Chrome ≥ 106), never in whatever the
  * frame holds by then.
  */
@@ -14,6 +15,7 @@ import {
 import { PageEnvelope, replySchema, type PageCommand, type PageReply } from '../page/protocol';
 import { watchFilePicker } from '../page/file-picker-watch';
 import { raceAbort } from './race-abort';
+import { REQUEST_SIGNALS } from './request-signals';
 
 export const PAGE_AGENT_FILE = 'page/agent.js';
 
@@ -90,6 +92,8 @@ export class ChromePageTransport implements PageTransport {
       }
       result = await raceAbort(call(), options.signal);
       if (isMissing(result)) {
+        // The page's requests are announced from its own world, for the agent's settle wait.
+        await raceAbort(chrome.scripting.executeScript({ target, world: 'MAIN', ...REQUEST_SIGNALS }), options.signal);
         await raceAbort(chrome.scripting.executeScript({ target, files: [PAGE_AGENT_FILE] }), options.signal);
         result = await raceAbort(call(), options.signal);
       }

@@ -113,7 +113,15 @@ async function confirmWhile<T>(panel: Page, pending: Promise<T>): Promise<T> {
 }
 
 export async function startActionRig(
-  options: { dist?: string; preact?: boolean; shoelace?: boolean; routes?: Route[]; profile?: string } = {},
+  options: {
+    dist?: string;
+    preact?: boolean;
+    shoelace?: boolean;
+    routes?: Route[];
+    profile?: string;
+    /** More Chromium switches. */
+    args?: string[];
+  } = {},
 ): Promise<ActionRig> {
   const routes: Route[] = [...(options.routes ?? [])];
   if (options.preact) routes.push(serveFile('/actions/preact-app.js', await buildPreactFixture()));
@@ -123,7 +131,10 @@ export async function startActionRig(
   }
   const broker = await startBroker({ token: 'actions-token', chunkDelayMs: 0 });
   const fixtures = await startFixtureServer(routes);
-  const launched = await launchWithExtension(options.dist, options.profile ? { profile: options.profile } : {});
+  const launched = await launchWithExtension(options.dist, {
+    ...(options.profile ? { profile: options.profile } : {}),
+    ...(options.args ? { args: options.args } : {}),
+  });
   const panel = await openPanelTab(launched);
   await addAgentThroughForm(panel, { name: 'Actor', url: broker.url, token: 'actions-token' });
   await panel.getByRole('button', { name: /Actor: connected/ }).waitFor({ timeout: 30_000 });
