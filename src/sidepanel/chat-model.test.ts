@@ -292,9 +292,15 @@ describe('session state', () => {
     expect(state).toEqual({
       commands: [{ name: 'review', description: 'Review the diff', hint: 'branch' }],
       modeId: 'plan',
+      modes: [],
       config: [
-        { id: 'model', name: 'Model', value: 'Fast model' },
-        { id: 'web', name: 'Web search', value: 'on' },
+        {
+          id: 'model',
+          name: 'Model',
+          value: 'Fast model',
+          control: { type: 'select', current: 'fast', choices: [{ value: 'fast', name: 'Fast model' }] },
+        },
+        { id: 'web', name: 'Web search', value: 'on', control: { type: 'boolean', current: true } },
       ],
       title: 'Fix the build',
       usage: { used: 50_000, size: 200_000, cost: { amount: 0.12, currency: 'USD' } },
