@@ -314,7 +314,8 @@ export class AgentConnection {
     const agent = this.#connection?.agent;
     const sessionId = this.#sessionId;
     let told = false;
-    if (agent && sessionId && this.#canClose && this.#status !== 'disabled') {
+    const live = this.#status === 'connected' || this.#status === 'unresponsive';
+    if (agent && sessionId && this.#canClose && live) {
       await this.cancel();
       told = await agent.request('session/close', { sessionId }, this.#bounded()).then(
         () => true,
