@@ -12,7 +12,7 @@ import {
   type ContentBlock,
   type PromptResponse,
 } from '@agentclientprotocol/sdk/unstable';
-import type { FrontedAgent } from './fronted-agent';
+import type { FrontedAgent, SessionSetup } from './fronted-agent';
 import { MAX_ACP_SERVERS_PER_SESSION } from './limits';
 import { mcpCaller, PanelServer, type AcpDeclaration, type Dialect } from './panel-tools';
 import type { BrokerSession, SessionStore } from './sessions';
@@ -63,6 +63,14 @@ function unknownSession(id: unknown): RequestError {
   return new RequestError(-32002, `Unknown session ${String(id)}`);
 }
 
+/** The setup fields of a session answer, without empty ones. */
+function setupFields(setup: SessionSetup | undefined): SessionSetup {
+  return {
+    ...(setup?.modes ? { modes: setup.modes } : {}),
+    ...(setup?.configOptions ? { configOptions: setup.configOptions } : {}),
+  };
+}
+
 export function createAcpHost(options: HostOptions) {
   const { sessions } = options;
   /** This socket's connection; request contexts are per request, this one lives as long as the socket. */
@@ -91,7 +99,8 @@ export function createAcpHost(options: HostOptions) {
     if (!session) throw unknownSession(params.sessionId);
     attach(session, params);
     try {
-      await options.agent.restore(session);
+      const setup = await options.agent.restore(session);
+      if (setup) session.setup = setup;
     } catch (error) {
       const data = error instanceof RequestError ? error.data : undefined;
       throw new RequestError(
@@ -100,7 +109,25 @@ export function createAcpHost(options: HostOptions) {
         data,
       );
     }
-    return {};
+    return setupFields(session.setup);
+  };
+
+  /** The session a request names, held by this socket. */
+  const owned = (sessionId: unknown): BrokerSession => {
+    const session = sessions.get(String(sessionId));
+    if (!session) throw unknownSession(sessionId);
+    if (session.client !== linked().client)
+      throw RequestError.invalidRequest(undefined, 'Resume the session on this connection first');
+    return session;
+  };
+
+  const relayed = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof RequestError) throw error;
+      throw RequestError.internalError(undefined, `The agent could not ${what}: ${(error as Error).message}`);
+    }
   };
 
   const runTurn = async (session: BrokerSession, prompt: ContentBlock[]): Promise<PromptResponse> => {
@@ -140,7 +167,7 @@ export function createAcpHost(options: HostOptions) {
         protocolVersion: 1,
         agentCapabilities: {
           loadSession: true,
-          sessionCapabilities: { resume: {} },
+          sessionCapabilities: { resume: {}, close: {} },
           mcpCapabilities: { acp: true },
           promptCapabilities: identity.promptCapabilities,
         },
@@ -162,7 +189,8 @@ export function createAcpHost(options: HostOptions) {
       const session = sessions.create(randomUUID());
       const declared = attach(session, params);
       try {
-        await options.agent.start(session);
+        const setup = await options.agent.start(session);
+        if (setup) session.setup = setup;
       } catch (error) {
         sessions.forget(session.id);
         await options.agent.discard(session).catch(() => undefined);
@@ -171,7 +199,7 @@ export function createAcpHost(options: HostOptions) {
           : RequestError.internalError(undefined, `The agent could not start a session: ${(error as Error).message}`);
       }
       options.log(`session ${session.id.slice(0, 8)} started with ${declared.length} tool server(s)`);
-      return { sessionId: session.id };
+      return { sessionId: session.id, ...setupFields(session.setup) };
     })
     .onRequest(methods.agent.session.resume, Raw, ({ params }) => restore(params))
     .onRequest(methods.agent.session.load, Raw, ({ params }) => restore(params))
@@ -193,6 +221,30 @@ export function createAcpHost(options: HostOptions) {
         return answer;
       }
       return runTurn(session, params.prompt);
+    })
+    .onRequest(methods.agent.session.setMode, async ({ params }) => {
+      const session = owned(params.sessionId);
+      const fronted = options.agent;
+      if (!fronted.setMode || !session.setup?.modes) throw RequestError.methodNotFound('session/set_mode');
+      await relayed('switch modes', () => fronted.setMode!(session, params.modeId));
+      if (session.setup.modes) session.setup.modes = { ...session.setup.modes, currentModeId: params.modeId };
+      return {};
+    })
+    .onRequest(methods.agent.session.setConfigOption, async ({ params }) => {
+      const session = owned(params.sessionId);
+      const fronted = options.agent;
+      if (!fronted.setConfigOption) throw RequestError.methodNotFound('session/set_config_option');
+      const configOptions = await relayed('change the option', () => fronted.setConfigOption!(session, params));
+      session.setup = { ...session.setup, configOptions };
+      return { configOptions };
+    })
+    .onRequest(methods.agent.session.close, async ({ params }) => {
+      const session = owned(params.sessionId);
+      session.turn?.abort();
+      await relayed('close the session', async () => options.agent.end?.(session));
+      sessions.forget(session.id);
+      options.log(`session ${session.id.slice(0, 8)} closed by the panel`);
+      return {};
     })
     .onNotification(methods.agent.session.cancel, ({ params }) => {
       sessions.get(params.sessionId)?.turn?.abort();

@@ -3,7 +3,13 @@
  * apart from a process that died on the way), and give it the client side it talks to — its
  * session updates and permission questions go to whichever panel holds its session now.
  */
-import { client, type InitializeResponse, type RequestPermissionResponse } from '@agentclientprotocol/sdk/unstable';
+import {
+  client,
+  type CreateElicitationResponse,
+  type InitializeResponse,
+  type RequestPermissionResponse,
+} from '@agentclientprotocol/sdk/unstable';
+import { noteSetupUpdate } from './fronted-agent';
 import { AgentProcess } from './agent-process';
 import { MAX_METHOD_FRAME_BYTES } from './limits';
 import type { BrokerSession } from './sessions';
@@ -33,6 +39,7 @@ export interface LaunchOptions {
 }
 
 const CANCELLED: RequestPermissionResponse = { outcome: { outcome: 'cancelled' } };
+const ELICITATION_CANCELLED: CreateElicitationResponse = { action: 'cancel' };
 const OVERSIZED_NOTE = '\n\n*(The agent sent an update over 1 MiB; the broker left it out.)*\n\n';
 
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -48,6 +55,7 @@ function relayTo(binding: Binding, log: (line: string) => void) {
   return client({ name: 'tabwright-broker' })
     .onNotification('session/update', ({ params }) => {
       const session = binding.session;
+      if (session) noteSetupUpdate(session, params.update);
       if (!session || binding.replaying || binding.finishingCancelled) return;
       let relayed = { ...params, sessionId: session.id };
       // The panel refuses method frames over 1 MiB (OpenAB's limit); say so instead of losing the socket.
@@ -66,6 +74,18 @@ function relayTo(binding: Binding, log: (line: string) => void) {
       return session.client
         .request('session/request_permission', { ...params, sessionId: session.id }, { cancellationSignal: signal })
         .catch(() => CANCELLED);
+    })
+    .onRequest('elicitation/create', async ({ params, signal }) => {
+      const session = binding.session;
+      // A request-scoped elicitation names a request between the broker and the agent, which the
+      // panel never saw: only session-scoped ones can be put to the user.
+      if (!session?.client || binding.finishingCancelled || !('sessionId' in params)) return ELICITATION_CANCELLED;
+      return session.client
+        .request('elicitation/create', { ...params, sessionId: session.id }, { cancellationSignal: signal })
+        .catch(() => ELICITATION_CANCELLED);
+    })
+    .onNotification('elicitation/complete', ({ params }) => {
+      void binding.session?.client?.notify('elicitation/complete', params).catch(() => undefined);
     });
 }
 
@@ -89,6 +109,8 @@ export async function launchAgent(options: LaunchOptions): Promise<Running> {
           clientCapabilities: {
             fs: { readTextFile: false, writeTextFile: false },
             terminal: false,
+            // Input requests are put to the user in the panel that holds the session.
+            elicitation: { form: {}, url: {} },
             _meta: { 'terminal-auth': true },
           },
           clientInfo: { name: 'tabwright-broker', title: 'Tabwright local broker', version: options.version },

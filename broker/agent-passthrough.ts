@@ -18,11 +18,13 @@ import {
   type ContentBlock,
   type McpServer,
   type PromptResponse,
+  type SessionConfigOption,
+  type SetSessionConfigOptionRequest,
 } from '@agentclientprotocol/sdk/unstable';
 import { agentFailure } from './agent-failure';
 import { launchAgent, type Running } from './agent-launch';
 import { mcpServersForAgent, type BrokerMcpEndpoint } from './child-mcp-servers';
-import type { AgentIdentity, FrontedAgent } from './fronted-agent';
+import type { AgentIdentity, FrontedAgent, SessionSetup } from './fronted-agent';
 import { secretMask } from './secret-mask';
 import type { BrokerSession, SessionStore } from './sessions';
 
@@ -137,7 +139,7 @@ export class AgentPassthrough implements FrontedAgent {
     }, this.options.detachedTtlMs ?? DEFAULT_DETACHED_TTL_MS).unref();
   }
 
-  async start(session: BrokerSession): Promise<void> {
+  async start(session: BrokerSession): Promise<SessionSetup> {
     const running = await this.#bind(session);
     let created;
     try {
@@ -153,22 +155,30 @@ export class AgentPassthrough implements FrontedAgent {
     session.agentSessionId = created.sessionId;
     this.options.sessions.save();
     this.options.log(`session ${session.id.slice(0, 8)} runs in agent process ${String(running.process.pid)}`);
+    return { modes: created.modes, configOptions: created.configOptions };
   }
 
-  async restore(session: BrokerSession): Promise<void> {
+  async restore(session: BrokerSession): Promise<SessionSetup | void> {
     const current = this.#running.get(session.id);
     if (current?.process.alive) return;
     const running = await this.#bind(session);
     const capabilities = running.init.agentCapabilities;
     const agentSessionId = session.agentSessionId;
     const params = { cwd: this.options.cwd, mcpServers: this.#mcpServers(session, running) };
+    let setup: SessionSetup;
     try {
       if (agentSessionId && capabilities?.sessionCapabilities?.resume) {
-        await running.process.connection.agent.request('session/resume', { ...params, sessionId: agentSessionId });
+        setup = await running.process.connection.agent.request('session/resume', {
+          ...params,
+          sessionId: agentSessionId,
+        });
       } else if (agentSessionId && capabilities?.loadSession) {
         // The panel already shows this conversation: the agent's replay of it is not forwarded.
         running.binding.replaying = true;
-        await running.process.connection.agent.request('session/load', { ...params, sessionId: agentSessionId });
+        setup = await running.process.connection.agent.request('session/load', {
+          ...params,
+          sessionId: agentSessionId,
+        });
       } else {
         throw new Error('its process ended and the agent cannot resume or load sessions');
       }
@@ -180,6 +190,61 @@ export class AgentPassthrough implements FrontedAgent {
       running.binding.replaying = false;
     }
     this.options.log(`session ${session.id.slice(0, 8)} restored in agent process ${String(running.process.pid)}`);
+    return { modes: setup?.modes, configOptions: setup?.configOptions };
+  }
+
+  /** The session's agent process, restoring the session in a new one if it has ended. */
+  async #live(session: BrokerSession): Promise<Running> {
+    let running = this.#running.get(session.id);
+    if (!running?.process.alive) {
+      const setup = await this.restore(session);
+      if (setup) session.setup = setup;
+      running = this.#running.get(session.id)!;
+    }
+    return running;
+  }
+
+  async setMode(session: BrokerSession, modeId: string): Promise<void> {
+    const running = await this.#live(session);
+    try {
+      await running.process.connection.agent.request('session/set_mode', {
+        sessionId: session.agentSessionId!,
+        modeId,
+      });
+    } catch (error) {
+      throw await agentFailure(error, running.process);
+    }
+  }
+
+  async setConfigOption(
+    session: BrokerSession,
+    request: SetSessionConfigOptionRequest,
+  ): Promise<SessionConfigOption[]> {
+    const running = await this.#live(session);
+    try {
+      const answer = await running.process.connection.agent.request('session/set_config_option', {
+        ...request,
+        sessionId: session.agentSessionId!,
+      });
+      return answer.configOptions;
+    } catch (error) {
+      throw await agentFailure(error, running.process);
+    }
+  }
+
+  /** The panel closed the session: the agent is told (when it takes `session/close`), then its process ends. */
+  async end(session: BrokerSession): Promise<void> {
+    const running = this.#running.get(session.id);
+    if (
+      running?.process.alive &&
+      session.agentSessionId &&
+      running.init.agentCapabilities?.sessionCapabilities?.close
+    ) {
+      await running.process.connection.agent
+        .request('session/close', { sessionId: session.agentSessionId })
+        .catch((error: unknown) => this.options.log(`the agent refused session/close: ${(error as Error).message}`));
+    }
+    await this.discard(session);
   }
 
   /**

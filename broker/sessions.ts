@@ -8,7 +8,7 @@
  * what `/mcp` turns into `notifications/tools/list_changed`.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import type { AgentContext, PromptResponse } from '@agentclientprotocol/sdk/unstable';
+import type { AgentContext, NewSessionResponse, PromptResponse } from '@agentclientprotocol/sdk/unstable';
 import type { AcpDeclaration, PanelServer } from './panel-tools';
 
 export interface BrokerSession {
@@ -29,6 +29,8 @@ export interface BrokerSession {
   readonly received: string[];
   /** The fronted agent's own id for this session, when it is a separate process. */
   agentSessionId: string | undefined;
+  /** The agent's modes and options for this session, as last heard (not kept across broker restarts). */
+  setup: Pick<NewSessionResponse, 'modes' | 'configOptions'> | undefined;
 }
 
 interface StoredSession {
@@ -73,6 +75,7 @@ export class SessionStore {
       turn: undefined,
       received: [],
       agentSessionId: undefined,
+      setup: undefined,
     };
   }
 

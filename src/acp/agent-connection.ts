@@ -14,6 +14,10 @@ import {
   type PromptResponse,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
+  type SessionConfigOption,
+  type SetSessionConfigOptionRequest,
+  type SetSessionConfigOptionResponse,
+  type SessionModeState,
   type SessionUpdate,
   type StopReason,
 } from '@agentclientprotocol/sdk/unstable';
@@ -22,6 +26,7 @@ import { agentErrorText } from './agent-error';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff';
 import { subprotocolsFor } from './broker-url';
 import { sleep, type Clock } from './clock';
+import { ElicitationBroker, type ElicitationPrompt } from './elicitation';
 import { classifyFailure, type Failure, type ReachabilityProbe } from './failure';
 import { LivenessMonitor } from './liveness';
 import { batchText, Outbox, type Batch, type QueuedMessage } from './outbox';
@@ -42,13 +47,20 @@ export type ConnectionStatus =
   /** The broker or agent answered the handshake with a refusal; it waits for a click or an edit. */
   | 'refused';
 
+/** What the agent said about a session when it started or came back: its modes and options. */
+export interface SessionSetup {
+  modes?: SessionModeState | null;
+  configOptions?: SessionConfigOption[] | null;
+}
+
 export interface AgentEvents {
   status(status: ConnectionStatus, detail?: string): void;
-  session(sessionId: string, how: SessionMethod, note?: string): void;
+  session(sessionId: string, how: SessionMethod, note: string | undefined, setup: SessionSetup): void;
   turnStarted(batch: Batch): void;
   update(update: SessionUpdate, batchId: string | undefined): void;
   turnEnded(batchId: string, outcome: { stopReason: StopReason } | { error: string }): void;
   permission(prompt: PermissionPrompt): void;
+  elicitation(prompt: ElicitationPrompt): void;
   notice(text: string): void;
   queueChanged(pending: readonly QueuedMessage[], inflight: Batch | undefined): void;
 }
@@ -122,6 +134,7 @@ export class AgentConnection {
   readonly #timing: ConnectionTiming;
   readonly outbox: Outbox;
   readonly permissions: PermissionBroker;
+  readonly elicitations: ElicitationBroker;
   #status: ConnectionStatus = 'disabled';
   #connection: ClientConnection | undefined;
   #sessionId: string | undefined;
@@ -138,6 +151,8 @@ export class AgentConnection {
   #signIn: string | undefined;
   /** Whether the broker resumes sessions (so servers can be re-declared without a reconnect). */
   #canResume = false;
+  /** Whether the broker takes `session/close`. */
+  #canClose = false;
   /** The offered servers changed and the broker has not been told yet. */
   #redeclarePending = false;
   #redeclaring: Promise<void> | undefined;
@@ -147,6 +162,7 @@ export class AgentConnection {
     this.#timing = { ...DEFAULT_TIMING, ...options.timing };
     this.outbox = new Outbox(options.mintId);
     this.permissions = new PermissionBroker(options.permissionMemory, (prompt) => options.events.permission(prompt));
+    this.elicitations = new ElicitationBroker((prompt) => options.events.elicitation(prompt));
   }
 
   get status(): ConnectionStatus {
@@ -188,6 +204,7 @@ export class AgentConnection {
     this.#run?.abort(new Error('disabled'));
     this.#run = undefined;
     this.permissions.cancelAll();
+    this.elicitations.cancelAll();
     this.#teardown();
     this.#setStatus('disabled');
   }
@@ -200,9 +217,10 @@ export class AgentConnection {
     return message;
   }
 
-  /** Stop: cancels the running turn and answers pending permission requests `cancelled`. */
+  /** Stop: cancels the running turn and answers pending permission and input requests `cancelled`. */
   async cancel(): Promise<void> {
     this.permissions.cancelAll();
+    this.elicitations.cancelAll();
     const agent = this.#connection?.agent;
     if (this.#turn && agent && this.#sessionId) {
       await agent.notify('session/cancel', { sessionId: this.#sessionId }).catch(() => undefined);
@@ -253,6 +271,59 @@ export class AgentConnection {
   async forgetSession(): Promise<void> {
     this.#sessionId = undefined;
     await this.#o.sessions.set(undefined);
+  }
+
+  /** The live session's agent, for a request about the session itself. */
+  #sessionAgent(): { agent: ClientContext; sessionId: string } {
+    const agent = this.#connection?.agent;
+    const sessionId = this.#sessionId;
+    if (!agent || !sessionId || (this.#status !== 'connected' && this.#status !== 'unresponsive')) {
+      throw new Error('the agent is not connected');
+    }
+    return { agent, sessionId };
+  }
+
+  #bounded() {
+    return { cancellationSignal: AbortSignal.timeout(this.#timing.handshakeTimeoutMs), stopWaitingOnCancel: true };
+  }
+
+  /** `session/set_mode`: the agent confirms with its answer (and usually a `current_mode_update`). */
+  async setMode(modeId: string): Promise<void> {
+    const { agent, sessionId } = this.#sessionAgent();
+    await agent.request('session/set_mode', { sessionId, modeId }, this.#bounded());
+  }
+
+  /** `session/set_config_option` (the model, among others): answered with every option's new value. */
+  async setConfigOption(configId: string, value: string | boolean): Promise<SessionConfigOption[]> {
+    const { agent, sessionId } = this.#sessionAgent();
+    const params: SetSessionConfigOptionRequest =
+      typeof value === 'boolean' ? { sessionId, configId, type: 'boolean', value } : { sessionId, configId, value };
+    const answer: SetSessionConfigOptionResponse = await agent.request(
+      'session/set_config_option',
+      params,
+      this.#bounded(),
+    );
+    return answer.configOptions;
+  }
+
+  /**
+   * Ends the session with `session/close` where the broker takes it, then forgets it, so the next
+   * connect starts a new one. Says whether the agent was told.
+   */
+  async closeSession(): Promise<boolean> {
+    const agent = this.#connection?.agent;
+    const sessionId = this.#sessionId;
+    let told = false;
+    const live = this.#status === 'connected' || this.#status === 'unresponsive';
+    if (agent && sessionId && this.#canClose && live) {
+      await this.cancel();
+      told = await agent.request('session/close', { sessionId }, this.#bounded()).then(
+        () => true,
+        () => false,
+      );
+    }
+    await this.forgetSession();
+    return told;
   }
 
   async #loop(signal: AbortSignal): Promise<void> {
@@ -321,7 +392,8 @@ export class AgentConnection {
     const app = this.#o.tunnel.install(
       client({ name: 'tabwright' })
         .onNotification('session/update', ({ params }) => this.#onUpdate(params.sessionId, params.update))
-        .onRequest('session/request_permission', ({ params }) => this.#onPermission(params)),
+        .onRequest('session/request_permission', ({ params }) => this.#onPermission(params))
+        .onRequest('elicitation/create', ({ params, signal }) => this.elicitations.ask(params, signal)),
     );
     const stream = createWebSocketStream(this.#o.url, { protocols: subprotocolsFor(this.#o.token), WebSocket });
     const connection = app.connect(stream);
@@ -359,7 +431,11 @@ export class AgentConnection {
       'initialize',
       {
         protocolVersion: 1,
-        clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+        clientCapabilities: {
+          fs: { readTextFile: false, writeTextFile: false },
+          terminal: false,
+          elicitation: { form: {}, url: {} },
+        },
         clientInfo: this.#o.clientInfo,
       },
       timeout(),
@@ -368,6 +444,7 @@ export class AgentConnection {
     this.#dropsRepeats = brokerDropsRepeats(init._meta);
     this.#authMethods = init.authMethods ?? [];
     this.#canResume = Boolean(init.agentCapabilities?.sessionCapabilities?.resume);
+    this.#canClose = Boolean(init.agentCapabilities?.sessionCapabilities?.close);
     // A handshake declares the current set: nothing is left to re-declare.
     this.#redeclarePending = false;
     const chosen = this.#signIn;
@@ -387,12 +464,14 @@ export class AgentConnection {
     const base = { cwd: this.#o.cwd ?? '/', mcpServers: this.#o.declarations() };
     let how: SessionMethod = method;
     let note: string | undefined;
+    let setup: SessionSetup;
     if (method === 'session/new') {
       const created: NewSessionResponse = await agent.request('session/new', base, timeout());
       this.#sessionId = created.sessionId;
+      setup = created;
     } else {
       try {
-        await agent.request(method, { ...base, sessionId: known! }, timeout());
+        setup = (await agent.request(method, { ...base, sessionId: known! }, timeout())) ?? {};
         this.#sessionId = known;
       } catch (error) {
         if (!(error instanceof RequestError)) throw error;
@@ -400,10 +479,11 @@ export class AgentConnection {
         note = `Could not ${method === 'session/resume' ? 'resume' : 'load'} the previous session (${error.message}); started a new one.`;
         const created: NewSessionResponse = await agent.request('session/new', base, timeout());
         this.#sessionId = created.sessionId;
+        setup = created;
       }
     }
     await this.#o.sessions.set(this.#sessionId);
-    this.#o.events.session(this.#sessionId!, how, note);
+    this.#o.events.session(this.#sessionId!, how, note, { modes: setup.modes, configOptions: setup.configOptions });
   }
 
   #startLiveness(connection: ClientConnection): void {

@@ -8,6 +8,9 @@ import type { Clock } from '../acp/clock';
 import type { ReachabilityProbe } from '../acp/failure';
 import { signInOptions, type SignInOption } from '../acp/sign-in';
 import type { PermissionPrompt } from '../acp/permissions';
+import type { ElicitationPrompt } from '../acp/elicitation';
+import { agentErrorText } from '../acp/agent-error';
+import { RequestError } from '@agentclientprotocol/sdk/unstable';
 import type { DeclaredServer } from '../mcp-server/dialect-a';
 import type { KillSwitch } from '../mcp-server/gates/kill-switch';
 import type { ToolServer } from '../mcp-server/mcp-core';
@@ -16,7 +19,15 @@ import { Room, type RoomMode } from '../room/room';
 import type { AgentProfile, Dialect } from '../shared/settings';
 import type { PermissionChoices, SessionIdStore, TokenStore } from '../shared/stores';
 import type { ChatModel, UserItem } from './chat-model';
-import { applySessionState, emptySessionState, type SessionState, type SlashCommand } from './session-state';
+import {
+  applySessionSetup,
+  applySessionState,
+  configView,
+  emptySessionState,
+  modeName,
+  type SessionState,
+  type SlashCommand,
+} from './session-state';
 import { t } from './i18n';
 
 export interface AgentView {
@@ -49,6 +60,7 @@ export interface HubOptions {
   /** Persists a newly minted server id for the agent. */
   rememberServerId(agentId: string, key: string, id: string): void;
   onPermission(agent: AgentProfile, prompt: PermissionPrompt): void;
+  onElicitation(agent: AgentProfile, prompt: ElicitationPrompt): void;
   /** Room settings, read on every message: mention or ambient routing, and the loop-guard cap. */
   roomMode(): RoomMode;
   loopGuardCap(): number;
@@ -127,7 +139,7 @@ export class AgentHub {
           ...previous.outbox.pending,
         ]
       : [];
-    this.remove(profile.id);
+    this.#drop(profile.id);
     await this.o.permissions.preload(profile.id);
     const token = await this.o.tokens.get(profile.id);
     const runtime: Runtime = {
@@ -166,9 +178,12 @@ export class AgentHub {
           runtime.detail = detail;
           this.#changed();
         },
-        session: (_id, how, note) => {
+        session: (_id, how, note, setup) => {
+          // A new session starts from what the agent says now; a resumed one keeps what it knew.
+          if (how === 'session/new') runtime.session = emptySessionState();
+          applySessionSetup(runtime.session, setup);
           if (note) this.o.chat.notice(`${runtime.profile.name}: ${note}`, profile.id);
-          else if (how !== 'session/new') this.#changed();
+          this.#changed();
         },
         turnStarted: (batch) => {
           this.o.chat.markSent(
@@ -186,6 +201,11 @@ export class AgentHub {
           this.#changed();
         },
         permission: (prompt) => this.o.onPermission(runtime.profile, prompt),
+        elicitation: (prompt) => {
+          this.o.onElicitation(runtime.profile, prompt);
+          this.#changed();
+          void prompt.settled.then(() => this.#changed());
+        },
         notice: (text) => this.o.chat.notice(`${runtime.profile.name}: ${text}`, profile.id),
         queueChanged: () => this.#changed(),
       },
@@ -200,9 +220,8 @@ export class AgentHub {
     const id = runtime.profile.id;
     const changed = applySessionState(runtime.session, update);
     if (changed) {
-      if (changed === 'mode' && runtime.session.modeId) {
-        this.o.chat.notice(t('modeChanged', runtime.profile.name, runtime.session.modeId), id);
-      }
+      const mode = modeName(runtime.session);
+      if (changed === 'mode' && mode) this.o.chat.notice(t('modeChanged', runtime.profile.name, mode), id);
       this.#changed();
       return;
     }
@@ -225,9 +244,57 @@ export class AgentHub {
     this.#changed();
   }
 
-  /** Whether any agent is answering or waiting for a permission answer. */
+  /** Whether any agent is answering or waiting for the user's answer to a request. */
   busy(): boolean {
-    return [...this.#runtimes.values()].some((r) => r.connection.busy || r.connection.permissions.pending.length > 0);
+    return [...this.#runtimes.values()].some(
+      (r) =>
+        r.connection.busy ||
+        r.connection.permissions.pending.length > 0 ||
+        r.connection.elicitations.pending.length > 0,
+    );
+  }
+
+  /** Switches the agent's mode (`session/set_mode`); the agent's answer confirms it. */
+  async setMode(agentId: string, modeId: string): Promise<void> {
+    const runtime = this.#runtimes.get(agentId);
+    if (!runtime) return;
+    try {
+      await runtime.connection.setMode(modeId);
+      runtime.session.modeId = modeId;
+    } catch (error) {
+      this.#switchFailed(runtime, t('detailMode'), error);
+    }
+    this.#changed();
+  }
+
+  /** Sets one of the agent's session options (the model, among others); the agent answers with all of them. */
+  async setConfigOption(agentId: string, configId: string, value: string | boolean): Promise<void> {
+    const runtime = this.#runtimes.get(agentId);
+    if (!runtime) return;
+    try {
+      const options = await runtime.connection.setConfigOption(configId, value);
+      runtime.session.config = options.map(configView);
+    } catch (error) {
+      const name = runtime.session.config.find((option) => option.id === configId)?.name ?? configId;
+      this.#switchFailed(runtime, name, error);
+    }
+    this.#changed();
+  }
+
+  #switchFailed(runtime: Runtime, what: string, error: unknown): void {
+    const why = error instanceof RequestError ? agentErrorText(error) : (error as Error).message;
+    this.o.chat.notice(t('switchFailed', runtime.profile.name, what, why), runtime.profile.id, 'error');
+  }
+
+  /** Ends the agent's session (`session/close`) and leaves it disconnected; the next connect starts a new one. */
+  async endSession(agentId: string): Promise<void> {
+    const runtime = this.#runtimes.get(agentId);
+    if (!runtime) return;
+    const told = await runtime.connection.closeSession();
+    runtime.connection.disable();
+    runtime.session = emptySessionState();
+    this.o.chat.notice(t(told ? 'sessionEnded' : 'sessionEndedUntold', runtime.profile.name), agentId);
+    this.#changed();
   }
 
   /** Slash commands offered by the connected agents. */
@@ -277,7 +344,20 @@ export class AgentHub {
     }
   }
 
-  remove(agentId: string): void {
+  /** The agent leaves the panel: its session is closed at the agent (where the broker can), then the socket. */
+  remove(agentId: string): Promise<void> {
+    const runtime = this.#runtimes.get(agentId);
+    if (!runtime) return Promise.resolve();
+    this.#runtimes.delete(agentId);
+    this.#changed();
+    return runtime.connection.closeSession().then(
+      () => runtime.connection.disable(),
+      () => runtime.connection.disable(),
+    );
+  }
+
+  /** Replaces a runtime: the session goes on in the next connection. */
+  #drop(agentId: string): void {
     const runtime = this.#runtimes.get(agentId);
     if (!runtime) return;
     runtime.connection.disable();

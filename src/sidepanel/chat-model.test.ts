@@ -1,5 +1,6 @@
 import type { RequestPermissionResponse, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';
+import { ElicitationBroker } from '../acp/elicitation';
 import type { PermissionPrompt } from '../acp/permissions';
 import { ChatModel, type AgentItem, type ChatChange } from './chat-model';
 import { messageText } from './chat-types';
@@ -292,14 +293,62 @@ describe('session state', () => {
     expect(state).toEqual({
       commands: [{ name: 'review', description: 'Review the diff', hint: 'branch' }],
       modeId: 'plan',
+      modes: [],
       config: [
-        { id: 'model', name: 'Model', value: 'Fast model' },
-        { id: 'web', name: 'Web search', value: 'on' },
+        {
+          id: 'model',
+          name: 'Model',
+          value: 'Fast model',
+          control: { type: 'select', current: 'fast', choices: [{ value: 'fast', name: 'Fast model' }] },
+        },
+        { id: 'web', name: 'Web search', value: 'on', control: { type: 'boolean', current: true } },
       ],
       title: 'Fix the build',
       usage: { used: 50_000, size: 200_000, cost: { amount: 0.12, currency: 'USD' } },
     });
     expect(usagePercent(state.usage!)).toBe(25);
     expect(applySessionState(state, text('hi'))).toBeUndefined();
+  });
+});
+
+describe('input requests', () => {
+  it('show a form inline, record only how it was answered, and come back cancelled from history', async () => {
+    const chat = new ChatModel(() => 0, 't');
+    const broker = new ElicitationBroker((prompt) => chat.elicitation('a1', 'Alpha', prompt));
+    const answered = broker.ask({
+      sessionId: 's1',
+      mode: 'form',
+      message: 'How many?',
+      requestedSchema: { type: 'object', properties: { n: { type: 'integer', minimum: 1 } }, required: ['n'] },
+    });
+    const item = chat.items[0] as AgentItem;
+    const segment = item.segments[0]!;
+    expect(segment).toMatchObject({
+      kind: 'elicitation',
+      message: 'How many?',
+      mode: 'form',
+      fields: [{ name: 'n', kind: 'number', integer: true, minimum: 1, required: true }],
+    });
+    expect(chat.isAwaitingAnswer(segment.id)).toBe(true);
+    chat.answerElicitation(segment.id, { action: 'accept', content: { n: 3 } });
+    expect(await answered).toEqual({ action: 'accept', content: { n: 3 } });
+    await Promise.resolve();
+    expect(chat.isAwaitingAnswer(segment.id)).toBe(false);
+    expect(segment).toMatchObject({ outcome: { action: 'accept' } });
+    expect(JSON.stringify(chat.items)).not.toContain('"n":3');
+
+    void broker.ask({ sessionId: 's1', mode: 'url', message: 'Sign in', elicitationId: 'e1', url: 'https://x.test/' });
+    void broker.ask({ sessionId: 's1', mode: 'telepathy', message: '?' } as never);
+    const [, url, odd] = item.segments;
+    expect(url).toMatchObject({ kind: 'elicitation', mode: 'url', url: 'https://x.test/' });
+    expect(odd).toMatchObject({ problem: { key: 'elicitUnsupportedMode', args: ['telepathy'] } });
+    const restored = new ChatModel(() => 0, 'r');
+    restored.restore(JSON.parse(JSON.stringify(chat.items)) as never);
+    const back = (restored.items[0] as AgentItem).segments;
+    expect(back.map((s) => (s.kind === 'elicitation' ? s.outcome?.action : undefined))).toEqual([
+      'accept',
+      'cancel',
+      'cancel',
+    ]);
   });
 });

@@ -3,9 +3,11 @@
  * it happened: text, thoughts, tool calls, plans, permission requests), and notices. Views
  * subscribe to changes; nothing here touches the DOM, so it is tested in Node and stored as history.
  */
-import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk/unstable';
+import type { CreateElicitationResponse, SessionUpdate, StopReason } from '@agentclientprotocol/sdk/unstable';
+import type { ElicitationPrompt } from '../acp/elicitation';
 import type { PermissionPrompt } from '../acp/permissions';
 import { jsonPreview } from './chat-content';
+import { fieldsOf } from './elicitation-form';
 import type {
   AgentItem,
   ChatChange,
@@ -28,6 +30,8 @@ export class ChatModel {
   readonly #open = new Map<string, AgentItem>();
   /** Answer functions of permission requests still waiting, by segment id. */
   readonly #prompts = new Map<string, PermissionPrompt>();
+  /** Answer functions of input requests still waiting, by segment id. */
+  readonly #elicitations = new Map<string, ElicitationPrompt>();
   #seq = 0;
 
   constructor(
@@ -228,8 +232,46 @@ export class ChatModel {
     this.#prompts.get(segmentId)?.answer(optionId);
   }
 
+  /** An input request from an agent (`elicitation/create`), shown inline like a permission request. */
+  elicitation(agentId: string, agentName: string, prompt: ElicitationPrompt): void {
+    const request = prompt.request;
+    const owner = this.#agentItem(agentId, agentName);
+    const toolCallId =
+      'toolCallId' in request && typeof request.toolCallId === 'string' ? request.toolCallId : undefined;
+    const segment: SegmentOf<'elicitation'> = {
+      kind: 'elicitation',
+      id: this.#id('s'),
+      message: request.message,
+      mode: request.mode,
+      ...(toolCallId ? { toolCallId } : {}),
+    };
+    if (request.mode === 'form' && 'requestedSchema' in request) {
+      const shown = fieldsOf(request.requestedSchema as never);
+      if ('fields' in shown) segment.fields = shown.fields;
+      else segment.problem = shown.problem;
+    } else if (request.mode === 'url' && typeof request.url === 'string') {
+      segment.url = request.url;
+    } else {
+      segment.problem = { key: 'elicitUnsupportedMode', args: [String(request.mode)] };
+    }
+    this.#elicitations.set(segment.id, prompt);
+    owner.segments.push(segment);
+    this.#emit({ type: 'segment', item: owner, segment });
+    void prompt.settled.then((response) => {
+      this.#elicitations.delete(segment.id);
+      const action = response.action;
+      segment.outcome = { action: action === 'accept' || action === 'decline' ? action : 'cancel' };
+      this.#emit({ type: 'segment', item: owner, segment });
+    });
+  }
+
+  /** Answers a pending input request shown in the transcript. */
+  answerElicitation(segmentId: string, response: CreateElicitationResponse): void {
+    this.#elicitations.get(segmentId)?.answer(response);
+  }
+
   isAwaitingAnswer(segmentId: string): boolean {
-    return this.#prompts.has(segmentId);
+    return this.#prompts.has(segmentId) || this.#elicitations.has(segmentId);
   }
 
   /** The text of the reply an agent is giving right now (what the room relays when it ends). */
@@ -278,6 +320,7 @@ export class ChatModel {
         item.done = true;
         for (const segment of item.segments) {
           if (segment.kind === 'permission' && !segment.outcome) segment.outcome = { cancelled: true };
+          if (segment.kind === 'elicitation' && !segment.outcome) segment.outcome = { action: 'cancel' };
         }
       }
       this.items.push(item);

@@ -4,6 +4,7 @@
  * beside it by the model.
  */
 import type { PlanEntryPriority, PlanEntryStatus, ToolCallStatus, ToolKind } from '@agentclientprotocol/sdk/unstable';
+import type { ElicitationField, Problem } from './elicitation-form';
 
 export interface UserItem {
   kind: 'user';
@@ -57,6 +58,11 @@ export interface PermissionOptionView {
 
 export type PermissionOutcome = { chosen: string; optionId: string; kind: string } | { cancelled: true };
 
+/** How the user answered an input request (what was entered is the agent's to keep, not the transcript's). */
+export interface ElicitationOutcome {
+  action: 'accept' | 'decline' | 'cancel';
+}
+
 export type Segment =
   | { kind: 'text'; id: string; text: string; messageId?: string }
   | { kind: 'thought'; id: string; text: string }
@@ -71,6 +77,19 @@ export type Segment =
       input?: string;
       options: PermissionOptionView[];
       outcome?: PermissionOutcome;
+    }
+  | {
+      kind: 'elicitation';
+      id: string;
+      message: string;
+      mode: string;
+      toolCallId?: string;
+      /** Form mode: the fields of the requested schema, or why it cannot be shown. */
+      fields?: ElicitationField[];
+      problem?: Problem;
+      /** URL mode: the address the agent wants opened. */
+      url?: string;
+      outcome?: ElicitationOutcome;
     }
   | { kind: 'compaction'; id: string; compactionId: string; status: string; summary: string; error?: string }
   | { kind: 'subagent'; id: string; sessionId: string; title?: string; description?: string; state?: string }

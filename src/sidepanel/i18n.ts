@@ -4,7 +4,7 @@
  */
 import english from '../../public/_locales/en/messages.json' with { type: 'json' };
 
-type MessageKey = keyof typeof english;
+export type MessageKey = keyof typeof english;
 
 /**
  * Stand-ins for `$1`…`$9`, filled in here so each message is looked up once. Private-use

@@ -52,6 +52,8 @@ export interface ChatMountOptions {
   showChat(): void;
   /** Where a "permission waiting" bar goes when the conversation is not on screen. */
   mainRoot: HTMLElement;
+  /** Opens an address an agent asked the user to visit, in a new tab of this window. */
+  openUrl(url: string): Promise<void>;
 }
 
 export function mountChat(o: ChatMountOptions) {
@@ -59,7 +61,7 @@ export function mountChat(o: ChatMountOptions) {
   o.rosterRoot.setAttribute('aria-label', t('agentsHeading'));
   // Test builds only: the render benchmark feeds updates straight into the model.
   if (__TABWRIGHT_TEST_BUILD__) Object.assign(globalThis, { tabwrightChat: chat });
-  const transcript = new TranscriptView(chat);
+  const transcript = new TranscriptView(chat, o.openUrl);
   let draft = o.restored.draft;
   const history = recordHistory(chat, o.restored.store, () => draft);
   const composer = new Composer({
@@ -128,13 +130,16 @@ export function mountChat(o: ChatMountOptions) {
       await o.tokens.remove(id);
       await o.sessionIds.set(o.windowId, id, undefined);
       await o.local.remove([`permissions:${id}`]);
-      hub.remove(id);
+      void hub.remove(id);
       if (removed) chat.notice(t('agentRemoved', removed.name));
     },
   });
 
   const roster = new Roster(o.rosterRoot, {
     reconnect: (id) => hub.reconnect(id),
+    setMode: (id, modeId) => void hub.setMode(id, modeId),
+    setConfigOption: (id, configId, value) => void hub.setConfigOption(id, configId, value),
+    endSession: (id) => void hub.endSession(id),
     disconnect: (id) => hub.disconnect(id),
     signIn: (id, methodId) => hub.signIn(id, methodId),
     edit: (id) => {
@@ -166,10 +171,16 @@ export function mountChat(o: ChatMountOptions) {
     );
   };
   chat.subscribe((change) => {
-    if (change.type !== 'segment' || change.segment.kind !== 'permission') return;
-    if (chat.isAwaitingAnswer(change.segment.id)) {
-      waiting.set(change.segment.id, t('permissionHeading', change.item.agentName, change.segment.title));
-    } else waiting.delete(change.segment.id);
+    if (change.type !== 'segment') return;
+    const { segment, item } = change;
+    if (segment.kind !== 'permission' && segment.kind !== 'elicitation') return;
+    if (chat.isAwaitingAnswer(segment.id)) {
+      const heading =
+        segment.kind === 'permission'
+          ? t('permissionHeading', item.agentName, segment.title)
+          : t('elicitHeading', item.agentName);
+      waiting.set(segment.id, heading);
+    } else waiting.delete(segment.id);
     showWaiting();
   });
 

@@ -165,6 +165,7 @@ export async function startPanel(): Promise<void> {
       void saveSettings({ ...settings, agents });
     },
     onPermission: (agent, prompt) => chat.permission(agent.id, agent.name, prompt),
+    onElicitation: (agent, prompt) => chat.elicitation(agent.id, agent.name, prompt),
     roomMode: () => settings.roomMode,
     loopGuardCap: () => settings.loopGuardCap,
   });
@@ -203,6 +204,7 @@ export async function startPanel(): Promise<void> {
       render();
     },
     mainRoot: main,
+    openUrl: async (url) => void (await chrome.tabs.create({ url, windowId, active: true })),
   });
   const addAgent = async (input: NewAgent) => {
     const first = settings.agents.length === 0;

@@ -3,7 +3,8 @@
  * mode, configuration and context usage. The roster and composer show it; it is not part of any
  * one message.
  */
-import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import type { SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import type { SessionSetup } from '../acp/agent-connection';
 import { t } from './i18n';
 
 export interface SlashCommand {
@@ -12,22 +13,59 @@ export interface SlashCommand {
   hint?: string;
 }
 
+export interface Choice {
+  value: string;
+  name: string;
+  description?: string;
+}
+
 export interface ConfigView {
   id: string;
   name: string;
+  /** The current value in words. */
   value: string;
+  /** ACP's semantic category (`model`, `mode`, `thought_level`…), when the agent gives one. */
+  category?: string;
+  /** A select's choices and current value id, or a boolean toggle's state. */
+  control: { type: 'select'; current: string; choices: Choice[] } | { type: 'boolean'; current: boolean } | undefined;
 }
 
 export interface SessionState {
   title?: string;
   modeId?: string;
+  /** The modes the agent offers (`session/new`'s `modes`), in its order. */
+  modes: Choice[];
   commands: SlashCommand[];
   config: ConfigView[];
   usage?: { used: number; size: number; cost?: { amount: number; currency: string } };
 }
 
 export function emptySessionState(): SessionState {
-  return { commands: [], config: [] };
+  return { commands: [], config: [], modes: [] };
+}
+
+/** Takes the modes and options the agent gave when the session started, resumed or loaded. */
+export function applySessionSetup(state: SessionState, setup: SessionSetup): void {
+  if (setup.modes) {
+    state.modes = setup.modes.availableModes.map((mode) => ({
+      value: mode.id,
+      name: mode.name,
+      ...(mode.description ? { description: mode.description } : {}),
+    }));
+    state.modeId = setup.modes.currentModeId;
+  }
+  if (setup.configOptions) state.config = setup.configOptions.map(configView);
+}
+
+/** The current mode's name, else its id. */
+export function modeName(state: SessionState): string | undefined {
+  if (!state.modeId) return undefined;
+  return state.modes.find((mode) => mode.value === state.modeId)?.name ?? state.modeId;
+}
+
+/** The option the agent marks as the model choice. */
+export function modelOption(state: SessionState): ConfigView | undefined {
+  return state.config.find((option) => option.category === 'model');
 }
 
 export type SessionChange = 'title' | 'mode' | 'commands' | 'config' | 'usage';
@@ -46,11 +84,7 @@ export function applySessionState(state: SessionState, update: SessionUpdate): S
       state.modeId = update.currentModeId;
       return 'mode';
     case 'config_option_update':
-      state.config = update.configOptions.map((option) => ({
-        id: option.id,
-        name: option.name,
-        value: configValueName(option),
-      }));
+      state.config = update.configOptions.map(configView);
       return 'config';
     case 'session_info_update':
       if (update.title !== undefined) {
@@ -70,14 +104,29 @@ export function applySessionState(state: SessionState, update: SessionUpdate): S
   }
 }
 
-type ConfigOption = Extract<SessionUpdate, { sessionUpdate: 'config_option_update' }>['configOptions'][number];
-
-/** The human name of an option's current value (a select shows the chosen option's name). */
-function configValueName(option: ConfigOption): string {
-  if (option.type === 'boolean') return option.currentValue ? t('on') : t('off');
-  if (option.type !== 'select') return '';
-  const flat = option.options.flatMap((entry) => ('group' in entry ? entry.options : [entry]));
-  return flat.find((entry) => entry.value === option.currentValue)?.name ?? String(option.currentValue);
+export function configView(option: SessionConfigOption): ConfigView {
+  const base = { id: option.id, name: option.name, ...(option.category ? { category: option.category } : {}) };
+  if (option.type === 'boolean') {
+    return {
+      ...base,
+      value: option.currentValue ? t('on') : t('off'),
+      control: { type: 'boolean', current: option.currentValue },
+    };
+  }
+  if (option.type !== 'select') return { ...base, value: '', control: undefined };
+  const choices = option.options
+    .flatMap((entry) => ('group' in entry ? entry.options : [entry]))
+    .map((entry) => ({
+      value: entry.value,
+      name: entry.name,
+      ...(entry.description ? { description: entry.description } : {}),
+    }));
+  const current = String(option.currentValue);
+  return {
+    ...base,
+    value: choices.find((choice) => choice.value === current)?.name ?? current,
+    control: { type: 'select', current, choices },
+  };
 }
 
 /** Context used, as a whole percentage of the window. */

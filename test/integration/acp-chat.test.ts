@@ -25,6 +25,7 @@ function recorder() {
     },
     turnEnded: (_id, outcome) => ended.push(outcome),
     permission: () => undefined,
+    elicitation: () => undefined,
     notice: () => undefined,
     queueChanged: () => undefined,
   };

@@ -72,6 +72,7 @@ export function panelClient(options: PanelClientOptions) {
       turnStarted: (batch) => recorded.started.push(batch.messages.map((m) => m.text)),
       update: (update) => recorded.updates.push(update),
       turnEnded: (batchId, outcome) => recorded.turns.push({ batchId, outcome }),
+      elicitation: (prompt) => prompt.answer({ action: 'cancel' }),
       permission: (prompt) => {
         recorded.permissions.push(prompt);
         if (options.answerPermissions !== undefined) prompt.answer(options.answerPermissions);

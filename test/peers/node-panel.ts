@@ -147,6 +147,7 @@ export function nodePanel(options: NodePanelOptions): NodePanel {
       turnStarted: () => undefined,
       update: (update) => updates.push(update),
       turnEnded: (_id, outcome) => turns.push(outcome),
+      elicitation: (prompt) => prompt.answer({ action: 'cancel' }),
       permission: (prompt) => {
         permissions.push(prompt);
         if (options.answerPermissions !== undefined) prompt.answer(options.answerPermissions);

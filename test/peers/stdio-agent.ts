@@ -7,9 +7,15 @@
  * Environment: STDIO_AGENT_MCP=stdio hides HTTP support (the broker must offer its stdio bridge);
  * STDIO_AGENT_RESTORE=resume|load|none picks how it restores sessions (default resume);
  * STDIO_AGENT_AUTH=required refuses sessions until `authenticate` with `test-key` (which needs
- * TEST_AGENT_KEY in its environment), like Codex; STDIO_AGENT_REFUSE=<reason> refuses every session.
+ * TEST_AGENT_KEY in its environment), like Codex; STDIO_AGENT_REFUSE=<reason> refuses every session;
+ * STDIO_AGENT_EVENTS=<file> appends one line per session-level request it receives (set_mode,
+ * set_config_option, close), so a test can see what reached the agent.
+ *
+ * Each session has two modes (`chat`, and `plan`, in which it describes a click instead of making
+ * it) and a model option; it asks for input with `elicit` (a form) and `visit <url>` (a web page).
  */
 import { randomUUID } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import {
   agent,
@@ -18,6 +24,8 @@ import {
   RequestError,
   type AgentContext,
   type McpServer,
+  type SessionConfigOption,
+  type SessionModeState,
   type SessionUpdate,
 } from '@agentclientprotocol/sdk/unstable';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -29,7 +37,21 @@ const restore = process.env.STDIO_AGENT_RESTORE ?? 'resume';
 const httpSupported = process.env.STDIO_AGENT_MCP !== 'stdio';
 const authRequired = process.env.STDIO_AGENT_AUTH === 'required';
 const refusal = process.env.STDIO_AGENT_REFUSE;
+const eventsFile = process.env.STDIO_AGENT_EVENTS;
 let signedIn = false;
+
+function recordEvent(line: string): void {
+  if (eventsFile) appendFileSync(eventsFile, `${line}\n`);
+}
+
+const MODES = [
+  { id: 'chat', name: 'Chat', description: 'Answers and acts' },
+  { id: 'plan', name: 'Plan only', description: 'Says what it would do, does nothing' },
+];
+const MODELS = [
+  { value: 'swift-1', name: 'Swift 1' },
+  { value: 'deep-2', name: 'Deep 2' },
+];
 
 const AUTH_METHODS = [
   {
@@ -56,6 +78,18 @@ interface AgentSession {
   listChanged: number;
   turn: AbortController | undefined;
   prompts: string[];
+  modeId: string;
+  model: string;
+}
+
+function modesOf(session: AgentSession): SessionModeState {
+  return { currentModeId: session.modeId, availableModes: MODES };
+}
+
+function optionsOf(session: AgentSession): SessionConfigOption[] {
+  return [
+    { type: 'select', id: 'model', name: 'Model', category: 'model', currentValue: session.model, options: MODELS },
+  ];
 }
 
 const sessions = new Map<string, AgentSession>();
@@ -94,6 +128,8 @@ function open(id: string, servers: McpServer[] | undefined): AgentSession {
     listChanged: 0,
     turn: undefined,
     prompts: [],
+    modeId: 'chat',
+    model: 'swift-1',
   };
   sessions.set(id, session);
   return session;
@@ -167,7 +203,63 @@ async function turn(client: AgentContext, session: AgentSession, text: string, s
         `tools: ${tools.map((tool) => tool.name).join(', ')} (list_changed seen ${session.listChanged}x)`,
       );
     }
+    case 'whoami':
+      return say(client, session.id, `mode: ${session.modeId}; model: ${session.model}`);
+    case 'mode': {
+      // The agent switches its own mode, as one does after finishing a plan.
+      if (!MODES.some((mode) => mode.id === argument)) return say(client, session.id, `no mode ${argument}`);
+      session.modeId = argument;
+      await update(client, session.id, { sessionUpdate: 'current_mode_update', currentModeId: argument });
+      return say(client, session.id, `switched myself to ${argument}`);
+    }
+    case 'elicit': {
+      const answer = await client.request(
+        'elicitation/create',
+        {
+          sessionId: session.id,
+          mode: 'form',
+          message: 'Where should the report go? <b>not bold</b>',
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              email: { type: 'string', title: 'Email', format: 'email' },
+              copies: { type: 'integer', title: 'Copies', minimum: 1, maximum: 5 },
+              urgent: { type: 'boolean', title: 'Urgent' },
+              format: {
+                type: 'string',
+                title: 'Format',
+                oneOf: [
+                  { const: 'pdf', title: 'PDF' },
+                  { const: 'md', title: 'Markdown' },
+                ],
+              },
+            },
+            required: ['email', 'copies'],
+          },
+        },
+        { cancellationSignal: signal },
+      );
+      recordEvent(`elicitation/create form ${answer.action}`);
+      const content = answer.action === 'accept' && 'content' in answer ? ` ${JSON.stringify(answer.content)}` : '';
+      return say(client, session.id, `elicit: ${answer.action}${content}`);
+    }
+    case 'visit': {
+      const answer = await client.request(
+        'elicitation/create',
+        {
+          sessionId: session.id,
+          mode: 'url',
+          message: 'Sign in to continue.',
+          elicitationId: randomUUID(),
+          url: argument,
+        },
+        { cancellationSignal: signal },
+      );
+      recordEvent(`elicitation/create url ${answer.action}`);
+      return say(client, session.id, `visit: ${answer.action}`);
+    }
     case 'click': {
+      if (session.modeId === 'plan') return say(client, session.id, `plan: I would click ${argument}`);
       const prefix =
         (await session.mcp?.listTools())?.tools
           .find((tool) => tool.name.endsWith('.snapshot'))
@@ -247,7 +339,7 @@ const app = agent({ name: 'stdio-test-agent' })
     protocolVersion: 1,
     agentCapabilities: {
       loadSession: restore === 'load',
-      ...(restore === 'resume' ? { sessionCapabilities: { resume: {} } } : {}),
+      sessionCapabilities: { close: {}, ...(restore === 'resume' ? { resume: {} } : {}) },
       mcpCapabilities: { http: httpSupported, sse: false },
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
     },
@@ -269,20 +361,47 @@ const app = agent({ name: 'stdio-test-agent' })
     }
     const session = open(`agent-${randomUUID()}`, params.mcpServers);
     await connectMcp(session);
-    return { sessionId: session.id };
+    return { sessionId: session.id, modes: modesOf(session), configOptions: optionsOf(session) };
   })
   .onRequest(methods.agent.session.resume, async ({ params }) => {
     // A fresh process resumes by id alone: it keeps no history, like an agent restarted from disk.
     const session = sessions.get(params.sessionId) ?? open(params.sessionId, params.mcpServers);
     session.servers = params.mcpServers ?? [];
     if (!session.mcp) await connectMcp(session);
-    return {};
+    return { modes: modesOf(session), configOptions: optionsOf(session) };
   })
   .onRequest(methods.agent.session.load, async ({ params, client }) => {
     const session = open(params.sessionId, params.mcpServers);
     await connectMcp(session);
     // Loading replays the conversation; the broker must not show it to the panel again.
     await say(client, session.id, 'replayed history that the panel must not see');
+    return { modes: modesOf(session), configOptions: optionsOf(session) };
+  })
+  .onRequest(methods.agent.session.setMode, ({ params }) => {
+    const session = sessions.get(params.sessionId);
+    if (!session) throw new RequestError(-32002, `unknown session ${params.sessionId}`);
+    if (!MODES.some((mode) => mode.id === params.modeId))
+      throw RequestError.invalidParams(undefined, `no mode ${params.modeId}`);
+    session.modeId = params.modeId;
+    recordEvent(`session/set_mode ${session.id} ${params.modeId}`);
+    return {};
+  })
+  .onRequest(methods.agent.session.setConfigOption, ({ params }) => {
+    const session = sessions.get(params.sessionId);
+    if (!session) throw new RequestError(-32002, `unknown session ${params.sessionId}`);
+    if (params.configId !== 'model' || !MODELS.some((model) => model.value === params.value)) {
+      throw RequestError.invalidParams(undefined, `no such option value ${params.configId}=${String(params.value)}`);
+    }
+    session.model = String(params.value);
+    recordEvent(`session/set_config_option ${session.id} model=${session.model}`);
+    return { configOptions: optionsOf(session) };
+  })
+  .onRequest(methods.agent.session.close, async ({ params }) => {
+    const session = sessions.get(params.sessionId);
+    session?.turn?.abort();
+    await session?.mcp?.close().catch(() => undefined);
+    sessions.delete(params.sessionId);
+    recordEvent(`session/close ${params.sessionId}`);
     return {};
   })
   .onRequest(methods.agent.session.prompt, async ({ params, client }) => {

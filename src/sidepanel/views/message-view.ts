@@ -3,17 +3,21 @@
  * text, thoughts and relayed messages render live through `StreamingMarkdown`; cards are rebuilt
  * when their segment changes (keeping whether the user opened them).
  */
+import type { CreateElicitationResponse } from '@agentclientprotocol/sdk/unstable';
 import type { AgentItem, ChatItem, NoticeItem, Segment, UserItem } from '../chat-types';
 import { h } from '../dom';
 import { t } from '../i18n';
 import { StreamingMarkdown } from '../markdown/stream';
 import { compactionCard, permissionCard, planCard, subagentCard } from './cards';
+import { elicitationCard } from './elicitation-card';
 import { icon } from './icons';
 import { mediaView, toolCard } from './tool-card';
 
 export interface MessageContext {
   isAwaitingAnswer(segmentId: string): boolean;
   answer(segmentId: string, optionId: string): void;
+  answerElicitation(segmentId: string, response: CreateElicitationResponse): void;
+  openUrl(url: string): Promise<void>;
   /** A text renderer of this message has rendering to do on the next frame. */
   dirty(renderer: StreamingMarkdown, message: AgentMessageView): void;
 }
@@ -231,6 +235,14 @@ export class AgentMessageView {
           element: permissionCard(this.#item.agentName, segment, {
             awaiting: this.context.isAwaitingAnswer(segment.id),
             answer: (optionId) => this.context.answer(segment.id, optionId),
+          }),
+        };
+      case 'elicitation':
+        return {
+          element: elicitationCard(this.#item.agentName, segment, {
+            awaiting: this.context.isAwaitingAnswer(segment.id),
+            answer: (response) => this.context.answerElicitation(segment.id, response),
+            openUrl: (url) => this.context.openUrl(url),
           }),
         };
       case 'compaction':

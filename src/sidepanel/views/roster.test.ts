@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { AgentProfile } from '../../shared/settings';
 import type { AgentView } from '../agent-hub';
 import { signInOptions } from '../../acp/sign-in';
-import { emptySessionState } from '../session-state';
+import { applySessionSetup, emptySessionState } from '../session-state';
 import { chipName, Roster } from './roster';
 
 const view = (fields: Partial<AgentView> = {}): AgentView => ({
@@ -15,6 +15,16 @@ const view = (fields: Partial<AgentView> = {}): AgentView => ({
   session: emptySessionState(),
   signIn: [],
   ...fields,
+});
+
+const actionSpies = () => ({
+  reconnect: vi.fn(),
+  disconnect: vi.fn(),
+  edit: vi.fn(),
+  signIn: vi.fn(),
+  setMode: vi.fn(),
+  setConfigOption: vi.fn(),
+  endSession: vi.fn(),
 });
 
 describe('roster chips', () => {
@@ -30,7 +40,7 @@ describe('roster chips', () => {
   it('reconnect when unhealthy, open details when healthy, and keep focus across updates', () => {
     const root = document.createElement('nav');
     document.body.append(root);
-    const actions = { reconnect: vi.fn(), disconnect: vi.fn(), edit: vi.fn(), signIn: vi.fn() };
+    const actions = actionSpies();
     const roster = new Roster(root, actions);
     roster.render([view({ status: 'unreachable' })], false);
     const chip = root.querySelector('button')!;
@@ -56,7 +66,7 @@ describe('roster chips', () => {
   it('show an agent that needs signing in with its own badge, and its methods with what to do', () => {
     const root = document.createElement('nav');
     document.body.append(root);
-    const actions = { reconnect: vi.fn(), disconnect: vi.fn(), edit: vi.fn(), signIn: vi.fn() };
+    const actions = actionSpies();
     const roster = new Roster(root, actions);
     const signIn = signInOptions([
       { type: 'env_var', id: 'codex-api-key', name: 'Use CODEX_API_KEY', vars: [{ name: 'CODEX_API_KEY' }] },
@@ -86,6 +96,64 @@ describe('roster chips', () => {
     expect(actions.reconnect).toHaveBeenCalledWith('a1');
     roster.render([view({ status: 'refused' })], false);
     expect(root.querySelector('.badge.connection')!.textContent).toBe('session refused');
+    roster.render([], false);
+  });
+
+  it('show the current mode and model on the chip and switch them from the details', () => {
+    const root = document.createElement('nav');
+    document.body.append(root);
+    const actions = actionSpies();
+    const roster = new Roster(root, actions);
+    const session = emptySessionState();
+    applySessionSetup(session, {
+      modes: {
+        currentModeId: 'ask',
+        availableModes: [
+          { id: 'ask', name: 'Ask first' },
+          { id: 'auto', name: 'Autopilot' },
+        ],
+      },
+      configOptions: [
+        {
+          type: 'select',
+          id: 'model',
+          name: 'Model',
+          category: 'model',
+          currentValue: 'small',
+          options: [
+            { value: 'small', name: 'Small model' },
+            { value: 'large', name: 'Large model' },
+          ],
+        },
+        { type: 'boolean', id: 'verbose', name: 'Verbose', currentValue: false },
+      ],
+    });
+    roster.render([view({ session })], false);
+    const chip = root.querySelector('button')!;
+    expect(chip.getAttribute('aria-label')).toBe('Demo: connected, read-only, mode: Ask first, model: Small model');
+    expect([...chip.querySelectorAll('.badge.session-choice')].map((badge) => badge.textContent)).toEqual([
+      'Ask first',
+      'Small model',
+    ]);
+    chip.click();
+    const details = root.nextElementSibling as HTMLElement;
+    const mode = details.querySelector<HTMLSelectElement>('select[aria-label="Mode"]')!;
+    expect(mode.value).toBe('ask');
+    mode.focus();
+    mode.value = 'auto';
+    mode.dispatchEvent(new Event('change'));
+    expect(actions.setMode).toHaveBeenCalledWith('a1', 'auto');
+    roster.render([view({ session: { ...session, modeId: 'auto' } })], false);
+    expect((document.activeElement as HTMLSelectElement).getAttribute('aria-label')).toBe('Mode');
+    const model = details.querySelector<HTMLSelectElement>('select[aria-label="Model"]')!;
+    model.value = 'large';
+    model.dispatchEvent(new Event('change'));
+    expect(actions.setConfigOption).toHaveBeenCalledWith('a1', 'model', 'large');
+    const verbose = details.querySelector<HTMLInputElement>('input[type="checkbox"]')!;
+    verbose.click();
+    expect(actions.setConfigOption).toHaveBeenCalledWith('a1', 'verbose', true);
+    [...details.querySelectorAll('button')].find((b) => b.textContent === 'End Demo’s session')!.click();
+    expect(actions.endSession).toHaveBeenCalledWith('a1');
     roster.render([], false);
   });
 });

@@ -9,7 +9,7 @@ import type { ConnectionStatus } from '../../acp/agent-connection';
 import type { AgentView } from '../agent-hub';
 import { h } from '../dom';
 import { t } from '../i18n';
-import { usagePercent } from '../session-state';
+import { modeName, modelOption, usagePercent, type ConfigView } from '../session-state';
 
 const STATUS_TEXT: Record<ConnectionStatus, () => string> = {
   connected: () => t('statusConnected'),
@@ -44,6 +44,10 @@ function opensDetails(status: ConnectionStatus): boolean {
 /** The chip's accessible name: "<name>: <status>, <browser>" first, then activity. */
 export function chipName(view: AgentView, actMode: boolean): string {
   const parts = [`${view.profile.name}: ${statusText(view.status)}`, browserBadge(view, actMode)];
+  const mode = modeName(view.session);
+  const model = modelOption(view.session)?.value;
+  if (mode) parts.push(t('chipMode', mode));
+  if (model) parts.push(t('chipModel', model));
   if (view.busy) parts.push(t('replying'));
   if (view.pending) parts.push(t('queuedCount', String(view.pending)));
   return `${parts.join(', ')}${opensDetails(view.status) ? '' : `. ${t('reconnect')}`}`;
@@ -54,6 +58,9 @@ export interface RosterActions {
   disconnect(agentId: string): void;
   edit(agentId: string): void;
   signIn(agentId: string, methodId: string): void;
+  setMode(agentId: string, modeId: string): void;
+  setConfigOption(agentId: string, configId: string, value: string | boolean): void;
+  endSession(agentId: string): void;
 }
 
 export class Roster {
@@ -114,6 +121,9 @@ export class Roster {
         h('span', { className: 'chip-name' }, view.profile.name),
         h('span', { className: 'badge connection', 'data-status': view.status }, statusText(view.status)),
         h('span', { className: 'badge browser' }, browserBadge(view, this.#actMode)),
+        ...[modeName(view.session), modelOption(view.session)?.value]
+          .filter((text): text is string => Boolean(text))
+          .map((text) => h('span', { className: 'badge session-choice' }, text)),
         view.busy ? h('span', { className: 'badge activity' }, t('replying')) : null,
         view.pending ? h('span', { className: 'badge activity' }, t('queuedCount', String(view.pending))) : null,
       ].filter((node) => node !== null),
@@ -172,14 +182,50 @@ export class Roster {
     );
   }
 
+  /** A switch for the mode or one of the agent's options: a select, or a checkbox for an on/off one. */
+  #control(key: string, label: string, option: ConfigView['control'], apply: (value: string | boolean) => void) {
+    const id = `agent-control-${key}`;
+    if (option?.type === 'boolean') {
+      const box = h('input', { type: 'checkbox', id, 'data-control': key });
+      box.checked = option.current;
+      box.addEventListener('change', () => apply(box.checked));
+      return h('label', { className: 'check', for: id }, box, h('span', {}, label));
+    }
+    if (option?.type !== 'select') return null;
+    const select = h(
+      'select',
+      { id, 'data-control': key, 'aria-label': label },
+      ...option.choices.map((choice) =>
+        h('option', { value: choice.value, title: choice.description ?? undefined }, choice.name),
+      ),
+    );
+    select.value = option.current;
+    select.addEventListener('change', () => apply(select.value));
+    return select;
+  }
+
   #renderDetails(): void {
     const view = this.#views.find((candidate) => candidate.profile.id === this.#expanded);
     this.#details.hidden = !view;
     if (!view) return this.#details.replaceChildren();
+    // The details are redrawn on every change: a switch the user is on keeps focus.
+    const focused = (document.activeElement as HTMLElement | null)?.dataset?.control;
     const session = view.session;
-    const rows: Array<[string, string]> = [[t('detailStatus'), view.detail ?? statusText(view.status)]];
+    const id = view.profile.id;
+    const connected = view.status === 'connected' || view.status === 'unresponsive';
+    const rows: Array<[string, string | Node]> = [[t('detailStatus'), view.detail ?? statusText(view.status)]];
     if (session.title) rows.push([t('detailSession'), session.title]);
-    if (session.modeId) rows.push([t('detailMode'), session.modeId]);
+    const modeSwitch =
+      connected && session.modes.length
+        ? this.#control(
+            'mode',
+            t('detailMode'),
+            { type: 'select', current: session.modeId ?? '', choices: session.modes },
+            (value) => this.actions.setMode(id, String(value)),
+          )
+        : null;
+    if (modeSwitch) rows.push([t('detailMode'), modeSwitch]);
+    else if (session.modeId) rows.push([t('detailMode'), modeName(session) ?? session.modeId]);
     if (session.usage) {
       const cost = session.usage.cost
         ? ` · ${session.usage.cost.amount.toFixed(2)} ${session.usage.cost.currency}`
@@ -194,9 +240,15 @@ export class Roster {
         ) + cost,
       ]);
     }
-    for (const option of session.config) rows.push([option.name, option.value]);
+    for (const option of session.config) {
+      const control = connected
+        ? this.#control(`config-${option.id}`, option.name, option.control, (value) =>
+            this.actions.setConfigOption(id, option.id, value),
+          )
+        : null;
+      rows.push([option.name, control ?? option.value]);
+    }
     if (session.commands.length) rows.push([t('commands'), session.commands.map((c) => `/${c.name}`).join(' ')]);
-    const id = view.profile.id;
     this.#details.setAttribute('aria-label', t('agentDetails', view.profile.name));
     this.#details.replaceChildren(
       h('dl', {}, ...rows.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)])),
@@ -205,6 +257,13 @@ export class Roster {
         'div',
         { className: 'actions' },
         h('button', { type: 'button', onclick: () => this.actions.edit(id) }, t('editAgent', view.profile.name)),
+        connected
+          ? h(
+              'button',
+              { type: 'button', onclick: () => this.actions.endSession(id) },
+              t('endSession', view.profile.name),
+            )
+          : null,
         h(
           'button',
           { type: 'button', className: 'danger', onclick: () => this.actions.disconnect(id) },
@@ -212,5 +271,9 @@ export class Roster {
         ),
       ),
     );
+    if (focused) {
+      const controls = this.#details.querySelectorAll<HTMLElement>('[data-control]');
+      [...controls].find((control) => control.dataset.control === focused)?.focus();
+    }
   }
 }

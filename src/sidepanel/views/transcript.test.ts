@@ -69,7 +69,7 @@ describe('TranscriptView slicing', () => {
 
   it('restores a history over many frames, newest message first, ending as one-shot renders would', () => {
     const chat = new ChatModel(() => 1_000, 'test');
-    const view = new TranscriptView(chat);
+    const view = new TranscriptView(chat, async () => undefined);
     document.body.replaceChildren(view.element);
     const items: ChatItem[] = Array.from({ length: 8 }, (_, n) => agentItem(n));
     chat.restore(items);
@@ -86,7 +86,7 @@ describe('TranscriptView slicing', () => {
 
   it('renders a reply that arrives whole over several frames, ending as a one-shot render', () => {
     const chat = new ChatModel(() => 1_000, 'test');
-    const view = new TranscriptView(chat);
+    const view = new TranscriptView(chat, async () => undefined);
     document.body.replaceChildren(view.element);
     const text = reply(1) + reply(2) + reply(3) + reply(4);
     chat.startTurn('a1', 'Demo');
@@ -101,7 +101,7 @@ describe('TranscriptView slicing', () => {
 
   it('ends with the text received so far when the reply is stopped mid-slice', () => {
     const chat = new ChatModel(() => 1_000, 'test');
-    const view = new TranscriptView(chat);
+    const view = new TranscriptView(chat, async () => undefined);
     document.body.replaceChildren(view.element);
     const text = reply(4) + reply(5);
     chat.startTurn('a1', 'Demo');
@@ -114,7 +114,7 @@ describe('TranscriptView slicing', () => {
 
   it('drops the rest of a restore when the screen is cleared mid-slice', () => {
     const chat = new ChatModel(() => 1_000, 'test');
-    const view = new TranscriptView(chat);
+    const view = new TranscriptView(chat, async () => undefined);
     document.body.replaceChildren(view.element);
     chat.restore(Array.from({ length: 6 }, (_, n) => agentItem(n)));
     vi.advanceTimersByTime(120);

@@ -11,6 +11,7 @@ import { t } from '../i18n';
 import type { StreamingMarkdown } from '../markdown/stream';
 import { FrameScheduler } from './frame';
 import { icon } from './icons';
+import { firstControl } from './elicitation-card';
 import { AgentMessageView, messageElement, type MessageContext } from './message-view';
 import { StickToBottom } from './stick-to-bottom';
 
@@ -33,7 +34,10 @@ export class TranscriptView {
   readonly #stick: StickToBottom;
   readonly #context: MessageContext;
 
-  constructor(private readonly model: ChatModel) {
+  constructor(
+    private readonly model: ChatModel,
+    openUrl: (url: string) => Promise<void>,
+  ) {
     this.#log = h('div', {
       className: 'transcript',
       id: 'transcript',
@@ -63,6 +67,13 @@ export class TranscriptView {
         model.answerPermission(id, optionId);
         if (hadFocus) document.getElementById('composer-input')?.focus();
       },
+      answerElicitation: (id, response) => {
+        const card = this.#log.querySelector(`[data-elicitation="${CSS.escape(id)}"]`);
+        const hadFocus = card?.contains(document.activeElement) ?? false;
+        model.answerElicitation(id, response);
+        if (hadFocus) document.getElementById('composer-input')?.focus();
+      },
+      openUrl,
       dirty: (renderer, message) => {
         this.#dirty.add(renderer);
         this.#rendering.add(message);
@@ -146,6 +157,9 @@ export class TranscriptView {
         if (change.segment.kind === 'permission' && this.model.isAwaitingAnswer(change.segment.id)) {
           this.#askForPermission(change.item.agentName, change.segment.id, change.segment.title);
         }
+        if (change.segment.kind === 'elicitation' && this.model.isAwaitingAnswer(change.segment.id)) {
+          this.#bringToUser(t('elicitHeading', change.item.agentName), change.segment.id);
+        }
         break;
       }
       case 'segment-removed':
@@ -178,15 +192,25 @@ export class TranscriptView {
     this.announce(t('replyFinished', agentName, short));
   }
 
-  /** Moves focus to a waiting permission request's first option. */
+  /** Moves focus to a waiting request's first control (a permission's first option, a form's first field). */
   focusPermission(segmentId: string): void {
     this.#frame.run();
-    this.#log.querySelector<HTMLButtonElement>(`[data-permission="${CSS.escape(segmentId)}"] .actions button`)?.focus();
+    this.#firstControl(segmentId)?.focus();
   }
 
-  /** Brings a new permission request to the user: focus moves there unless they are typing. */
+  #firstControl(segmentId: string): HTMLElement | null {
+    const id = CSS.escape(segmentId);
+    const card = this.#log.querySelector(`[data-permission="${id}"], [data-elicitation="${id}"]`);
+    return card ? firstControl(card) : null;
+  }
+
   #askForPermission(agentName: string, segmentId: string, title: string): void {
-    this.announce(t('permissionHeading', agentName, title));
+    this.#bringToUser(t('permissionHeading', agentName, title), segmentId);
+  }
+
+  /** Brings a new request to the user: focus moves there unless they are typing. */
+  #bringToUser(heading: string, segmentId: string): void {
+    this.announce(heading);
     const composer = document.getElementById('composer-input') as HTMLTextAreaElement | null;
     const active = document.activeElement;
     const typing = active === composer && (composer?.value.trim() ?? '') !== '';
@@ -194,7 +218,7 @@ export class TranscriptView {
     if (typing || elsewhere) return;
     this.#frame.run();
     this.#stick.pin();
-    this.#log.querySelector<HTMLButtonElement>(`[data-permission="${CSS.escape(segmentId)}"] .actions button`)?.focus();
+    this.#firstControl(segmentId)?.focus();
   }
 
   async #onClick(event: MouseEvent): Promise<void> {
