@@ -16,9 +16,6 @@ import type { RecipeStore } from './recipe-store';
 import type { Connector } from './sdk';
 import { normaliseConnectorSite, workingSite } from './sites';
 
-/** OpenAB accepts at most 8 `acp` servers per session; the browser tools take one. */
-export const MAX_CONNECTOR_SERVERS = 7;
-
 export interface ConnectorHubOptions {
   version: string;
   windowId: number;
@@ -28,7 +25,10 @@ export interface ConnectorHubOptions {
   gates: GateEnvironment;
   grants: SessionGrants;
   connectorSettings(): Readonly<Record<string, ConnectorSettings>>;
-  saveConnectorSettings(next: Record<string, ConnectorSettings>): Promise<void>;
+  /** Applies a change to the stored connector settings. */
+  updateConnectorSettings(
+    change: (current: Readonly<Record<string, ConnectorSettings>>) => Record<string, ConnectorSettings>,
+  ): Promise<void>;
   healthMinutes(): number;
   timers: HealthTimers;
   /** Shows the user a sign-in prompt with a link. */
@@ -38,10 +38,9 @@ export interface ConnectorHubOptions {
 
 export interface AgentFacts {
   id: string;
-  hiddenServers: readonly string[];
   name(): string;
-  /** Whether the agent is still offered the server of this name (the user can withdraw one mid-session). */
-  exposed?(serverName: string): boolean;
+  /** Whether the agent is still offered this connector's server (the user can withdraw one mid-session). */
+  exposed?(): boolean;
 }
 
 /** `declared`: the set of connector servers changed (needs a new declaration); `tools`: one server's tools did. */
@@ -127,20 +126,16 @@ export class ConnectorHub {
     return this.all().filter((c) => this.settingsOf(c.id).enabled);
   }
 
-  /** The connector servers offered to an agent: enabled, not hidden for it, within the server limit. */
-  serversFor(agent: AgentFacts, limit = MAX_CONNECTOR_SERVERS): Array<{ key: string; server: ToolServer }> {
-    return this.enabled()
-      .filter((connector) => !agent.hiddenServers.includes(connector.id))
-      .slice(0, limit)
-      .map((connector) => ({ key: connectorServerKey(connector.id), server: this.#serverFor(agent, connector) }));
-  }
-
-  /** One server per agent and connector id, kept for the life of the panel so its declared id stays put. */
-  #serverFor(agent: AgentFacts, connector: Connector): ConnectorToolServer {
-    const key = `${agent.id}:${connector.id}`;
+  /**
+   * The connector's server for an agent: one per agent and connector id, kept for the life of the
+   * panel so its declared id stays put. Which agents are offered it is decided by `AgentOffers`.
+   */
+  serverFor(agent: AgentFacts, id: string): ToolServer {
+    const key = `${agent.id}:${id}`;
     const cached = this.#servers.get(key);
     if (cached) return cached;
-    const id = connector.id;
+    const connector = this.get(id);
+    if (!connector) throw new Error(`There is no connector ${id}.`);
     const server = new ConnectorToolServer({
       id,
       connector: () => this.get(id),
@@ -149,7 +144,7 @@ export class ConnectorHub {
       windowId: this.o.windowId,
       site: () => this.site(this.get(id) ?? connector),
       enabled: () => this.settingsOf(id).enabled,
-      ...(agent.exposed ? { exposed: () => agent.exposed!(id) } : {}),
+      ...(agent.exposed ? { exposed: agent.exposed } : {}),
       port: this.o.port,
       gates: this.o.gates,
       grants: this.o.grants,
@@ -183,9 +178,10 @@ export class ConnectorHub {
   }
 
   async #update(id: string, change: (current: ConnectorSettings) => ConnectorSettings): Promise<void> {
-    const all = { ...this.o.connectorSettings() };
-    all[id] = change(this.settingsOf(id));
-    await this.o.saveConnectorSettings(all);
+    await this.o.updateConnectorSettings((all) => ({
+      ...all,
+      [id]: change(all[id] ?? { enabled: false, sites: [] }),
+    }));
   }
 
   async setEnabled(id: string, enabled: boolean): Promise<void> {
@@ -238,9 +234,9 @@ export class ConnectorHub {
     const wasEnabled = this.settingsOf(id).enabled;
     await this.o.recipes.remove(id);
     this.#recipes = this.#recipes.filter((r) => r.id !== id);
-    const all = { ...this.o.connectorSettings() };
-    delete all[id];
-    await this.o.saveConnectorSettings(all);
+    await this.o.updateConnectorSettings((all) =>
+      Object.fromEntries(Object.entries(all).filter(([key]) => key !== id)),
+    );
     if (wasEnabled) this.#serversChanged({ kind: 'tools', connectorId: id });
     else this.#changed();
   }

@@ -2,7 +2,6 @@
  * Typed views over a key-value storage area (`chrome.storage.local` in the panel, a Map in
  * tests). Tokens get their own keys in the local area only; they never enter the settings object.
  */
-import { loadSettings, type LoadedSettings, type Settings } from './settings';
 import type { RememberedChoice } from '../acp/permissions';
 
 export interface StorageArea {
@@ -21,23 +20,6 @@ export class MemoryArea implements StorageArea {
   }
   async remove(keys: string[]) {
     for (const k of keys) this.data.delete(k);
-  }
-}
-
-const SETTINGS_KEY = 'settings';
-
-export class SettingsStore {
-  constructor(private readonly area: StorageArea) {}
-
-  async load(): Promise<LoadedSettings> {
-    const { [SETTINGS_KEY]: stored } = await this.area.get([SETTINGS_KEY]);
-    const loaded = loadSettings(stored);
-    if (loaded.migratedFrom !== undefined) await this.save(loaded.settings);
-    return loaded;
-  }
-
-  async save(settings: Settings): Promise<void> {
-    await this.area.set({ [SETTINGS_KEY]: settings });
   }
 }
 

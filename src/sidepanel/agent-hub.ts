@@ -10,11 +10,11 @@ import { signInOptions, type SignInOption } from '../acp/sign-in';
 import type { PermissionPrompt } from '../acp/permissions';
 import type { DeclaredServer } from '../mcp-server/dialect-a';
 import type { KillSwitch } from '../mcp-server/gates/kill-switch';
-import type { ToolServer } from '../mcp-server/mcp-core';
 import { McpTunnel } from '../mcp-server/tunnel';
 import { Room, type RoomMode } from '../room/room';
 import type { AgentProfile, Dialect } from '../shared/settings';
 import type { PermissionChoices, SessionIdStore, TokenStore } from '../shared/stores';
+import type { AgentOffers } from './agent-offers';
 import type { ChatModel, UserItem } from './chat-model';
 import { applySessionState, emptySessionState, type SessionState, type SlashCommand } from './session-state';
 import { t } from './i18n';
@@ -44,10 +44,8 @@ export interface HubOptions {
   clock: Clock;
   timing?: Partial<ConnectionTiming>;
   mintId(): string;
-  /** The tool servers this agent is offered (browser tools, connectors), by stable id. */
-  serversFor(profile: AgentProfile): Array<{ key: string; server: ToolServer }>;
-  /** Persists a newly minted server id for the agent. */
-  rememberServerId(agentId: string, key: string, id: string): void;
+  /** What each agent is offered, and the ids it knows the servers by. */
+  offers: Pick<AgentOffers, 'declare' | 'serverId' | 'ensureServerId'>;
   onPermission(agent: AgentProfile, prompt: PermissionPrompt): void;
   /** Room settings, read on every message: mention or ambient routing, and the loop-guard cap. */
   roomMode(): RoomMode;
@@ -244,15 +242,9 @@ export class AgentHub {
   }
 
   #declaredServers(profile: AgentProfile): DeclaredServer[] {
-    return this.o.serversFor(profile).map(({ key, server }) => {
-      let id = profile.serverIds[key];
-      if (!id) {
-        id = crypto.randomUUID();
-        profile.serverIds[key] = id;
-        this.o.rememberServerId(profile.id, key, id);
-      }
-      return { acpId: id, server };
-    });
+    return this.o.offers
+      .declare(profile)
+      .map(({ key, server }) => ({ acpId: this.o.offers.ensureServerId(profile.id, key), server }));
   }
 
   /**
@@ -272,7 +264,7 @@ export class AgentHub {
   /** Tells every agent offered the server `key` that its tool list changed (`notifications/tools/list_changed`). */
   announceListChanged(key: string): void {
     for (const runtime of this.#runtimes.values()) {
-      const id = runtime.profile.serverIds[key];
+      const id = this.o.offers.serverId(runtime.profile.id, key);
       if (id) void runtime.tunnel.announceListChanged(id);
     }
   }

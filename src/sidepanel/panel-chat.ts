@@ -3,7 +3,8 @@
  * transcript and composer, the roster, and Settings → Agents (add, edit, remove). `panel.ts`
  * creates the model and the hub and hands them here.
  */
-import { AgentProfile, type Settings } from '../shared/settings';
+import { AgentProfile } from '../shared/settings';
+import type { SettingsStore } from '../shared/settings-store';
 import type { SessionIdStore, StorageArea, TokenStore } from '../shared/stores';
 import type { AgentHub } from './agent-hub';
 import { needsReconnect } from './agent-input';
@@ -43,8 +44,7 @@ export interface ChatMountOptions {
   local: StorageArea;
   rosterRoot: HTMLElement;
   defaultUrl: string;
-  settings(): Settings;
-  saveSettings(next: Settings): Promise<void>;
+  store: SettingsStore;
   /** Shows Settings (to edit an agent from its chip). */
   showSettings(): void;
   /** Whether the conversation is on screen, and bringing it back. */
@@ -85,8 +85,8 @@ export function mountChat(o: ChatMountOptions) {
     },
     commands: () => hub.commands(),
     agentNames: () =>
-      o
-        .settings()
+      o.store
+        .get()
         .agents.filter((agent) => agent.enabled)
         .map((agent) => agent.name),
   });
@@ -95,12 +95,12 @@ export function mountChat(o: ChatMountOptions) {
   const addAgent = async (input: NewAgent) => {
     const profile = AgentProfile.parse({ id: crypto.randomUUID(), ...input });
     await o.tokens.set(profile.id, input.token);
-    await o.saveSettings({ ...o.settings(), agents: [...o.settings().agents, profile] });
+    await o.store.update((settings) => ({ ...settings, agents: [...settings.agents, profile] }));
     await hub.add(profile);
   };
 
   const agentsSettings = new AgentsSettings({
-    agents: () => o.settings().agents,
+    agents: () => o.store.get().agents,
     statusOf: (id) => {
       const view = hub.views().find((candidate) => candidate.profile.id === id);
       return view ? (view.detail ?? statusText(view.status)) : '';
@@ -109,7 +109,7 @@ export function mountChat(o: ChatMountOptions) {
     defaultUrl: o.defaultUrl,
     add: addAgent,
     save: async (id, input) => {
-      const before = o.settings().agents.find((agent) => agent.id === id);
+      const before = o.store.get().agents.find((agent) => agent.id === id);
       if (!before) return;
       const { token, ...fields } = input;
       const after: AgentProfile = { ...before, ...fields };
@@ -117,14 +117,17 @@ export function mountChat(o: ChatMountOptions) {
       else if (token === 'forget') await o.tokens.remove(id);
       // A session belongs to its broker: another broker would only refuse to resume it.
       if (before.url !== after.url) await o.sessionIds.set(o.windowId, id, undefined);
-      await o.saveSettings({ ...o.settings(), agents: o.settings().agents.map((a) => (a.id === id ? after : a)) });
+      await o.store.update((settings) => ({
+        ...settings,
+        agents: settings.agents.map((a) => (a.id === id ? after : a)),
+      }));
       await hub.update(after, needsReconnect(before, after, token));
       chat.notice(t('agentSaved', after.name), id);
     },
     remove: async (id) => {
-      const removed = o.settings().agents.find((agent) => agent.id === id);
+      const removed = o.store.get().agents.find((agent) => agent.id === id);
       // Forgotten in storage first: once its chip is gone, closing the panel cannot bring it back.
-      await o.saveSettings({ ...o.settings(), agents: o.settings().agents.filter((a) => a.id !== id) });
+      await o.store.update((settings) => ({ ...settings, agents: settings.agents.filter((a) => a.id !== id) }));
       await o.tokens.remove(id);
       await o.sessionIds.set(o.windowId, id, undefined);
       await o.local.remove([`permissions:${id}`]);
@@ -175,7 +178,7 @@ export function mountChat(o: ChatMountOptions) {
 
   const refresh = () => {
     showWaiting();
-    roster.render(hub.views(), o.settings().actMode);
+    roster.render(hub.views(), o.store.get().actMode);
     composer.setBusy(hub.busy());
     composer.setCanRetry(chat.lastUser() !== undefined);
     agentsSettings.refresh();
