@@ -34,7 +34,8 @@ export async function restoreChat(chat: ChatModel, local: StorageArea, windowId:
   return { store, draft: loaded.draft };
 }
 
-export interface ChatMountOptions {
+/** The services the chat side uses (a part of `PanelServices`). */
+export interface ChatServices {
   windowId: number;
   chat: ChatModel;
   hub: AgentHub;
@@ -42,9 +43,12 @@ export interface ChatMountOptions {
   tokens: TokenStore;
   sessionIds: SessionIdStore;
   local: StorageArea;
+  store: SettingsStore;
+}
+
+export interface ChatMountOptions extends ChatServices {
   rosterRoot: HTMLElement;
   defaultUrl: string;
-  store: SettingsStore;
   /** Shows Settings (to edit an agent from its chip). */
   showSettings(): void;
   /** Whether the conversation is on screen, and bringing it back. */
@@ -54,7 +58,20 @@ export interface ChatMountOptions {
   mainRoot: HTMLElement;
 }
 
-export function mountChat(o: ChatMountOptions) {
+export interface ChatUi {
+  section: HTMLElement;
+  composer: Composer;
+  transcript: TranscriptView;
+  addAgent(input: NewAgent): Promise<void>;
+  /** Settings → Agents, refreshed. */
+  agentsSection(): HTMLElement;
+  refresh(): void;
+  /** After agents are added: messages restored as queued are sent. */
+  resendQueued(): void;
+  flushHistory(): Promise<void>;
+}
+
+export function mountChat(o: ChatMountOptions): ChatUi {
   const { chat, hub } = o;
   o.rosterRoot.setAttribute('aria-label', t('agentsHeading'));
   // Test builds only: the render benchmark feeds updates straight into the model.
@@ -198,7 +215,6 @@ export function mountChat(o: ChatMountOptions) {
       return agentsSettings.element;
     },
     refresh,
-    /** After agents are added: messages restored as queued are sent. */
     resendQueued: () => {
       for (const item of chat.queued()) hub.resend(item);
     },
