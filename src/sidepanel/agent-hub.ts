@@ -8,7 +8,7 @@ import type { Clock } from '../acp/clock';
 import type { ReachabilityProbe } from '../acp/failure';
 import { signInOptions, type SignInOption } from '../acp/sign-in';
 import type { PermissionPrompt } from '../acp/permissions';
-import type { DeclaredServer } from '../mcp-server/dialect-a';
+import type { DeclaredServer } from '../mcp-server/openab-tunnel';
 import type { KillSwitch } from '../mcp-server/gates/kill-switch';
 import { McpTunnel } from '../mcp-server/tunnel';
 import { Room, type RoomMode } from '../room/room';
