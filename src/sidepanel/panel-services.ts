@@ -17,7 +17,7 @@ import { AgentHub } from './agent-hub';
 import { AgentOffers } from './agent-offers';
 import { ChatModel } from './chat-model';
 import { chromeArea } from './chrome-area';
-import { wireGates, type GatesWiring } from './gates-wiring';
+import { startGates, type GatesService } from './gates-service';
 import { startConnectors, type PanelConnectors } from './panel-connectors';
 import { startPresence, type PanelPresence } from './panel-presence';
 import { restoreChat, type RestoredChat } from './panel-chat';
@@ -32,7 +32,7 @@ export interface PanelServices {
   sessionIds: SessionIdStore;
   chat: ChatModel;
   restored: RestoredChat;
-  guards: GatesWiring;
+  guards: GatesService;
   presence: PanelPresence;
   connectors: PanelConnectors;
   offers: AgentOffers;
@@ -62,7 +62,7 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
   const browser = new ChromeBrowser();
   const snapshots = new SnapshotService(new StoredRefCounters(session));
 
-  const guards = await wireGates({ local, store, promptsRoot });
+  const guards = await startGates({ local, store, promptsRoot });
   const { killSwitch, gates, grants } = guards;
   const presence = await startPresence({
     windowId,

@@ -7,7 +7,7 @@ import { AgentProfile } from '../shared/settings';
 import { SettingsStore } from '../shared/settings-store';
 import { MemoryArea } from '../shared/stores';
 import { AgentOffers } from './agent-offers';
-import { wireGates } from './gates-wiring';
+import { startGates } from './gates-service';
 import { settingsView } from './views/settings';
 
 const server = (name: string) => ({ key: name, server: { name } as ToolServer });
@@ -20,7 +20,7 @@ async function setup(area = new MemoryArea(), connectorIds: string[] = []) {
   }));
   const prompts = document.createElement('div');
   document.body.replaceChildren(prompts);
-  const wiring = await wireGates({ local: area, store, promptsRoot: prompts });
+  const wiring = await startGates({ local: area, store, promptsRoot: prompts });
   const offers = new AgentOffers({
     store,
     enabledConnectors: () => connectorIds.map((id) => ({ name: id, key: id })),
@@ -38,7 +38,7 @@ async function setup(area = new MemoryArea(), connectorIds: string[] = []) {
   return { wiring, offers, actions, settings: () => store.get(), area, reconnected };
 }
 
-describe('the gates wiring behind Settings', () => {
+describe('the gates service behind Settings', () => {
   beforeEach(() => document.body.replaceChildren());
 
   it('adds, removes and restores blocklist entries, keeping the user’s own', async () => {

@@ -1,8 +1,8 @@
 /**
  * Everything the panel needs for the gates, built in one place: the kill switch (persisted), the
  * audit log (merged across windows), secret values, the confirmation tray, the gate environment,
- * and the Settings and audit views' actions. `panel.ts` calls this and hooks the results into its
- * own structure; what each agent is offered is `AgentOffers`' call.
+ * and the Settings and audit views' actions, built once by `panel-services.ts`. The Chrome
+ * calls it needs are in `gates-chrome.ts`; what each agent is offered is `AgentOffers`' call.
  */
 import { customEntry, effectiveBlocklist, SHIPPED_BLOCKLIST } from '../mcp-server/gates/blocklist';
 import { SessionGrants } from '../mcp-server/gates/call-gate';
@@ -26,13 +26,13 @@ import {
   requestAllUrls,
   requestHostPermission,
   watchStoredKillSwitch,
-} from './panel-gates';
+} from './gates-chrome';
 import { auditView } from './views/audit';
 import { PromptTray } from './views/confirmations';
 import { killSwitchBanner } from './views/kill-switch';
 import type { SettingsActions } from './views/settings';
 
-export interface GatesWiringOptions {
+export interface GatesServiceOptions {
   local: StorageArea;
   store: SettingsStore;
   promptsRoot: HTMLElement;
@@ -63,7 +63,7 @@ function saveFile(fileName: string, text: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
-export interface GatesWiring {
+export interface GatesService {
   killSwitch: KillSwitch;
   audit: AuditLog;
   secrets: SecretValueStore;
@@ -79,7 +79,7 @@ export interface GatesWiring {
   settingsActions(host: SettingsHost): SettingsActions;
 }
 
-export async function wireGates(o: GatesWiringOptions): Promise<GatesWiring> {
+export async function startGates(o: GatesServiceOptions): Promise<GatesService> {
   const settings = () => o.store.get();
   const killSwitch = new KillSwitch();
   await persistKillSwitch(killSwitch, o.local);
