@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { namedTab } from '../tool-spec';
 import { defineTool } from '../tool';
-import { listTabs } from './tab-list';
+import { listTabs } from './tabs';
 
 export const closeTab = defineTool({
   name: 'close_tab',
