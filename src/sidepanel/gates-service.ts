@@ -8,7 +8,7 @@ import { customEntry, effectiveBlocklist, SHIPPED_BLOCKLIST } from '../mcp-serve
 import { SessionGrants } from '../mcp-server/gates/call-gate';
 import { KillSwitch } from '../mcp-server/gates/kill-switch';
 import type { GateEnvironment } from '../mcp-server/gates/types';
-import { AuditLog } from '../shared/audit-log';
+import { AuditLog } from '../mcp-server/gates/audit-log';
 import { SecretValueStore } from '../shared/secret-values';
 import type { AgentProfile, Settings } from '../shared/settings';
 import type { SettingsStore } from '../shared/settings-store';
