@@ -55,27 +55,27 @@ export class ConnectorHub {
   readonly #listeners = new Set<() => void>();
   readonly #serverListeners = new Set<(change: ServersChange) => void>();
 
-  constructor(private readonly o: ConnectorHubOptions) {
+  constructor(private readonly options: ConnectorHubOptions) {
     this.health = new ConnectorHealth(
       {
         check: (connector, signal) => this.#healthCheck(connector, signal),
         signInUrl: (connector) => this.signInUrl(connector),
       },
       () => this.enabled(),
-      o.timers,
+      options.timers,
     );
     this.health.onChange(() => this.#changed());
   }
 
   /** Loads imported recipes; returns problems with stored ones, for the user to see. */
   async load(): Promise<string[]> {
-    const { recipes, problems } = await this.o.recipes.load();
-    this.#recipes = recipes.filter((r) => !this.o.builtins.some((b) => b.id === r.id)).map(recipeToConnector);
+    const { recipes, problems } = await this.options.recipes.load();
+    this.#recipes = recipes.filter((r) => !this.options.builtins.some((b) => b.id === r.id)).map(recipeToConnector);
     return problems;
   }
 
   start(): void {
-    this.health.start(this.o.healthMinutes());
+    this.health.start(this.options.healthMinutes());
   }
 
   stop(): void {
@@ -102,7 +102,7 @@ export class ConnectorHub {
   }
 
   all(): Connector[] {
-    return [...this.o.builtins, ...this.#recipes];
+    return [...this.options.builtins, ...this.#recipes];
   }
 
   get(id: string): Connector | undefined {
@@ -110,7 +110,7 @@ export class ConnectorHub {
   }
 
   settingsOf(id: string): ConnectorSettings {
-    return this.o.connectorSettings()[id] ?? { enabled: false, sites: [] };
+    return this.options.connectorSettings()[id] ?? { enabled: false, sites: [] };
   }
 
   site(connector: Connector): string | undefined {
@@ -139,21 +139,21 @@ export class ConnectorHub {
     const server = new ConnectorToolServer({
       id,
       connector: () => this.get(id),
-      version: this.o.version,
+      version: this.options.version,
       agentName: agent.name,
-      windowId: this.o.windowId,
+      windowId: this.options.windowId,
       site: () => this.site(this.get(id) ?? connector),
       enabled: () => this.settingsOf(id).enabled,
       ...(agent.exposed ? { exposed: agent.exposed } : {}),
-      port: this.o.port,
-      gates: this.o.gates,
-      grants: this.o.grants,
+      port: this.options.port,
+      gates: this.options.gates,
+      grants: this.options.grants,
       onSignedOut: (c, url) => {
         this.health.signedOut(c, url);
-        this.o.promptSignIn(c, url);
+        this.options.promptSignIn(c, url);
       },
       onWorked: (c) => this.health.worked(c),
-      log: (c, message) => this.o.log?.(c.id, message),
+      log: (c, message) => this.options.log?.(c.id, message),
     });
     this.#servers.set(key, server);
     return server;
@@ -162,23 +162,23 @@ export class ConnectorHub {
   async #healthCheck(connector: Connector, signal: AbortSignal) {
     const site = this.site(connector);
     if (!site) return { state: 'no-site' as const };
-    const refusal = await this.o.gates.originRefusal(site);
+    const refusal = await this.options.gates.originRefusal(site);
     if (refusal) return { state: 'not-allowed' as const, reason: refusal.replace(/^Refused: /, '') };
     const ctx = createConnectorContext({
       connectorId: connector.id,
       connectorName: connector.name,
       site,
       auth: connector.auth,
-      port: this.o.port,
-      urlRefusal: (url) => this.o.gates.originRefusal(url),
+      port: this.options.port,
+      urlRefusal: (url) => this.options.gates.originRefusal(url),
       signal,
-      log: (message) => this.o.log?.(connector.id, `health: ${message}`),
+      log: (message) => this.options.log?.(connector.id, `health: ${message}`),
     });
     return connector.healthCheck(ctx);
   }
 
   async #update(id: string, change: (current: ConnectorSettings) => ConnectorSettings): Promise<void> {
-    await this.o.updateConnectorSettings((all) => ({
+    await this.options.updateConnectorSettings((all) => ({
       ...all,
       [id]: change(all[id] ?? { enabled: false, sites: [] }),
     }));
@@ -218,12 +218,12 @@ export class ConnectorHub {
     const check = parseRecipeText(text);
     if (!check.ok) return { errors: check.errors };
     const { recipe } = check;
-    if (this.o.builtins.some((b) => b.id === recipe.id)) {
+    if (this.options.builtins.some((b) => b.id === recipe.id)) {
       return { errors: [`id: "${recipe.id}" is the id of a built-in connector; choose another id.`] };
     }
     const connector = recipeToConnector(recipe);
     const replaced = this.#recipes.some((r) => r.id === recipe.id);
-    await this.o.recipes.put(recipe);
+    await this.options.recipes.put(recipe);
     this.#recipes = [...this.#recipes.filter((r) => r.id !== recipe.id), connector];
     if (replaced && this.settingsOf(recipe.id).enabled) this.#serversChanged({ kind: 'tools', connectorId: recipe.id });
     else this.#changed();
@@ -232,9 +232,9 @@ export class ConnectorHub {
 
   async removeRecipe(id: string): Promise<void> {
     const wasEnabled = this.settingsOf(id).enabled;
-    await this.o.recipes.remove(id);
+    await this.options.recipes.remove(id);
     this.#recipes = this.#recipes.filter((r) => r.id !== id);
-    await this.o.updateConnectorSettings((all) =>
+    await this.options.updateConnectorSettings((all) =>
       Object.fromEntries(Object.entries(all).filter(([key]) => key !== id)),
     );
     if (wasEnabled) this.#serversChanged({ kind: 'tools', connectorId: id });

@@ -74,16 +74,16 @@ export class AgentHub {
   readonly #listeners = new Set<() => void>();
   readonly #room: Room;
 
-  constructor(private readonly o: HubOptions) {
+  constructor(private readonly options: HubOptions) {
     this.#room = new Room({
-      mode: () => o.roomMode(),
-      loopCap: () => o.loopGuardCap(),
+      mode: () => options.roomMode(),
+      loopCap: () => options.loopGuardCap(),
       agents: () =>
         [...this.#runtimes.values()]
           .filter((r) => r.profile.enabled)
           .map((r) => ({ id: r.profile.id, name: r.profile.name })),
       deliver: (agentId, text) => this.#runtimes.get(agentId)?.connection.send(text),
-      notice: (text) => o.chat.notice(text, undefined, 'warning'),
+      notice: (text) => options.chat.notice(text, undefined, 'warning'),
     });
   }
 
@@ -127,8 +127,8 @@ export class AgentHub {
         ]
       : [];
     this.remove(profile.id);
-    await this.o.permissions.preload(profile.id);
-    const token = await this.o.tokens.get(profile.id);
+    await this.options.permissions.preload(profile.id);
+    const token = await this.options.tokens.get(profile.id);
     const runtime: Runtime = {
       profile,
       declared: [],
@@ -139,26 +139,26 @@ export class AgentHub {
       connection: undefined as unknown as AgentConnection,
     };
     runtime.declared = this.#declaredServers(profile);
-    runtime.tunnel = new McpTunnel({ declared: () => runtime.declared, mintId: this.o.mintId });
+    runtime.tunnel = new McpTunnel({ declared: () => runtime.declared, mintId: this.options.mintId });
     runtime.connection = new AgentConnection({
       url: profile.url,
       token,
-      clientInfo: { name: 'tabwright', title: 'Tabwright', version: this.o.version },
+      clientInfo: { name: 'tabwright', title: 'Tabwright', version: this.options.version },
       declarations: () => {
         runtime.declared = this.#declaredServers(runtime.profile);
         return runtime.declared.map((d) => declarationFor(runtime.profile.dialect, d.acpId, d.server.name));
       },
       tunnel: runtime.tunnel,
-      WebSocket: this.o.WebSocket,
-      probe: this.o.probe,
-      clock: this.o.clock,
-      mintId: this.o.mintId,
+      WebSocket: this.options.WebSocket,
+      probe: this.options.probe,
+      clock: this.options.clock,
+      mintId: this.options.mintId,
       sessions: {
-        get: () => this.o.sessionIds.get(this.o.windowId, profile.id),
-        set: (id) => this.o.sessionIds.set(this.o.windowId, profile.id, id),
+        get: () => this.options.sessionIds.get(this.options.windowId, profile.id),
+        set: (id) => this.options.sessionIds.set(this.options.windowId, profile.id, id),
       },
-      permissionMemory: this.o.permissions.memoryFor(profile.id),
-      ...(this.o.timing ? { timing: this.o.timing } : {}),
+      permissionMemory: this.options.permissions.memoryFor(profile.id),
+      ...(this.options.timing ? { timing: this.options.timing } : {}),
       events: {
         status: (status, detail) => {
           runtime.status = status;
@@ -166,32 +166,32 @@ export class AgentHub {
           this.#changed();
         },
         session: (_id, how, note) => {
-          if (note) this.o.chat.notice(`${runtime.profile.name}: ${note}`, profile.id);
+          if (note) this.options.chat.notice(`${runtime.profile.name}: ${note}`, profile.id);
           else if (how !== 'session/new') this.#changed();
         },
         turnStarted: (batch) => {
-          this.o.chat.markSent(
+          this.options.chat.markSent(
             profile.id,
             batch.messages.map((m) => m.id),
           );
-          this.o.chat.startTurn(profile.id, runtime.profile.name);
+          this.options.chat.startTurn(profile.id, runtime.profile.name);
           this.#changed();
         },
         update: (update) => this.#onUpdate(runtime, update),
         turnEnded: (_batch, outcome) => {
-          const reply = this.o.chat.replyText(profile.id);
-          this.o.chat.endTurn(profile.id, outcome);
+          const reply = this.options.chat.replyText(profile.id);
+          this.options.chat.endTurn(profile.id, outcome);
           this.#relay(runtime, reply, 'error' in outcome || outcome.stopReason === 'cancelled');
           this.#changed();
         },
-        permission: (prompt) => this.o.onPermission(runtime.profile, prompt),
-        notice: (text) => this.o.chat.notice(`${runtime.profile.name}: ${text}`, profile.id),
+        permission: (prompt) => this.options.onPermission(runtime.profile, prompt),
+        notice: (text) => this.options.chat.notice(`${runtime.profile.name}: ${text}`, profile.id),
         queueChanged: () => this.#changed(),
       },
     });
     this.#runtimes.set(profile.id, runtime);
     for (const message of carried) runtime.connection.send(message.text, message.id);
-    if (profile.enabled && !this.o.killSwitch.engaged) runtime.connection.enable();
+    if (profile.enabled && !this.options.killSwitch.engaged) runtime.connection.enable();
     this.#changed();
   }
 
@@ -200,14 +200,14 @@ export class AgentHub {
     const changed = applySessionState(runtime.session, update);
     if (changed) {
       if (changed === 'mode' && runtime.session.modeId) {
-        this.o.chat.notice(t('modeChanged', runtime.profile.name, runtime.session.modeId), id);
+        this.options.chat.notice(t('modeChanged', runtime.profile.name, runtime.session.modeId), id);
       }
       this.#changed();
       return;
     }
     // A loaded session replays its history while connecting; the transcript already holds it.
-    if (runtime.status === 'connecting' && this.o.chat.hasItemsFrom(id)) return;
-    this.o.chat.applyUpdate(id, runtime.profile.name, update);
+    if (runtime.status === 'connecting' && this.options.chat.hasItemsFrom(id)) return;
+    this.options.chat.applyUpdate(id, runtime.profile.name, update);
   }
 
   /** Changes an agent's settings; connection settings reconnect it, a new name does not. */
@@ -243,9 +243,9 @@ export class AgentHub {
   }
 
   #declaredServers(profile: AgentProfile): DeclaredServer[] {
-    return this.o.offers
+    return this.options.offers
       .declare(profile)
-      .map(({ key, server }) => ({ acpId: this.o.offers.ensureServerId(profile.id, key), server }));
+      .map(({ key, server }) => ({ acpId: this.options.offers.ensureServerId(profile.id, key), server }));
   }
 
   /**
@@ -265,7 +265,7 @@ export class AgentHub {
   /** Tells every agent offered the server `key` that its tool list changed (`notifications/tools/list_changed`). */
   announceListChanged(key: string): void {
     for (const runtime of this.#runtimes.values()) {
-      const id = this.o.offers.serverId(runtime.profile.id, key);
+      const id = this.options.offers.serverId(runtime.profile.id, key);
       if (id) void runtime.tunnel.announceListChanged(id);
     }
   }
@@ -285,7 +285,7 @@ export class AgentHub {
   send(text: string, to: string[]): void {
     const routed = this.#room.fromHuman(text).map((agent) => agent.id);
     const targets = to.length ? to : routed;
-    const item = this.o.chat.addUser(text, targets);
+    const item = this.options.chat.addUser(text, targets);
     for (const id of targets) this.#runtimes.get(id)?.connection.send(text, item.id);
   }
 
@@ -295,7 +295,7 @@ export class AgentHub {
     const targets = this.#room.fromAgent(runtime.profile.id, reply, partial);
     if (targets.length === 0) return;
     const names = targets.map((agent) => agent.name).join(', ');
-    this.o.chat.notice(t('relayedTo', runtime.profile.name, names), runtime.profile.id);
+    this.options.chat.notice(t('relayedTo', runtime.profile.name, names), runtime.profile.id);
   }
 
   async stopAll(): Promise<void> {
@@ -304,20 +304,20 @@ export class AgentHub {
 
   /** The kill switch: every connection closes and nothing runs until an agent is reconnected. */
   disconnectAll(): void {
-    this.o.killSwitch.engage();
+    this.options.killSwitch.engage();
     for (const runtime of this.#runtimes.values()) runtime.connection.disable();
     this.#changed();
   }
 
   /** Signs an agent in with the method the user picked, then reconnects it. */
   signIn(agentId: string, methodId: string): void {
-    this.o.killSwitch.release();
+    this.options.killSwitch.release();
     this.#runtimes.get(agentId)?.connection.signIn(methodId);
     this.#changed();
   }
 
   reconnect(agentId: string): void {
-    this.o.killSwitch.release();
+    this.options.killSwitch.release();
     this.#runtimes.get(agentId)?.connection.enable();
     this.#changed();
   }

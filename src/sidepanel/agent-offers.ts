@@ -43,14 +43,14 @@ export class AgentOffers {
   /** Ids minted for agents that are no longer stored, so they stay put for this panel's life. */
   readonly #minted = new Map<string, string>();
 
-  constructor(private readonly o: AgentOffersOptions) {}
+  constructor(private readonly options: AgentOffersOptions) {}
 
   #profile(agentId: string): AgentProfile | undefined {
-    return this.o.store.get().agents.find((agent) => agent.id === agentId);
+    return this.options.store.get().agents.find((agent) => agent.id === agentId);
   }
 
   #candidates(profile: AgentProfile): Array<{ name: string; key: string }> {
-    return [{ name: profile.serverName, key: BROWSER_SERVER_KEY }, ...this.o.enabledConnectors()];
+    return [{ name: profile.serverName, key: BROWSER_SERVER_KEY }, ...this.options.enabledConnectors()];
   }
 
   /** Names of every server this agent could be offered, in declaration order. */
@@ -90,7 +90,9 @@ export class AgentOffers {
       .map(({ name, key }) => {
         const agent = { id: profile.id, name: agentName, exposed: this.exposedFor(profile.id, name) };
         const server =
-          key === BROWSER_SERVER_KEY ? this.o.browserServer(profile, agent) : this.o.connectorServer(name, agent);
+          key === BROWSER_SERVER_KEY
+            ? this.options.browserServer(profile, agent)
+            : this.options.connectorServer(name, agent);
         return { key, server };
       });
   }
@@ -109,9 +111,9 @@ export class AgentOffers {
   ensureServerId(agentId: string, key: string): string {
     const known = this.serverId(agentId, key);
     if (known) return known;
-    const id = this.o.mintId();
+    const id = this.options.mintId();
     this.#minted.set(`${agentId}\n${key}`, id);
-    void this.o.store.update((settings) => ({
+    void this.options.store.update((settings) => ({
       ...settings,
       agents: settings.agents.map((a) => (a.id === agentId ? { ...a, serverIds: { ...a.serverIds, [key]: id } } : a)),
     }));

@@ -79,15 +79,15 @@ export interface GatesService {
   settingsActions(host: SettingsHost): SettingsActions;
 }
 
-export async function startGates(o: GatesServiceOptions): Promise<GatesService> {
-  const settings = () => o.store.get();
+export async function startGates(options: GatesServiceOptions): Promise<GatesService> {
+  const settings = () => options.store.get();
   const killSwitch = new KillSwitch();
-  await persistKillSwitch(killSwitch, o.local);
-  const audit = new AuditLog(o.local, { exclusive });
+  await persistKillSwitch(killSwitch, options.local);
+  const audit = new AuditLog(options.local, { exclusive });
   await audit.load();
-  const secrets = new SecretValueStore(o.local);
+  const secrets = new SecretValueStore(options.local);
   await secrets.load();
-  const tray = new PromptTray(o.promptsRoot);
+  const tray = new PromptTray(options.promptsRoot);
   const grants = new SessionGrants();
   const gates: GateEnvironment = createPanelGates({
     settings,
@@ -102,7 +102,7 @@ export async function startGates(o: GatesServiceOptions): Promise<GatesService> 
 
   let onSaved: (() => void) | undefined;
   const update = async (change: (current: Settings) => Settings) => {
-    await o.store.update(change);
+    await options.store.update(change);
     onSaved?.();
   };
   const updateAgent = (agentId: string, change: (profile: AgentProfile) => AgentProfile) =>

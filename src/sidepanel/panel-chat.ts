@@ -71,14 +71,14 @@ export interface ChatUi {
   flushHistory(): Promise<void>;
 }
 
-export function mountChat(o: ChatMountOptions): ChatUi {
-  const { chat, hub } = o;
-  o.rosterRoot.setAttribute('aria-label', t('agentsHeading'));
+export function mountChat(options: ChatMountOptions): ChatUi {
+  const { chat, hub } = options;
+  options.rosterRoot.setAttribute('aria-label', t('agentsHeading'));
   // Test builds only: the render benchmark feeds updates straight into the model.
   if (__TABWRIGHT_TEST_BUILD__) Object.assign(globalThis, { tabwrightChat: chat });
   const transcript = new TranscriptView(chat);
-  let draft = o.restored.draft;
-  const history = recordHistory(chat, o.restored.store, () => draft);
+  let draft = options.restored.draft;
+  const history = recordHistory(chat, options.restored.store, () => draft);
   const composer = new Composer({
     initialDraft: draft,
     onSend: (text) => {
@@ -102,7 +102,7 @@ export function mountChat(o: ChatMountOptions): ChatUi {
     },
     commands: () => hub.commands(),
     agentNames: () =>
-      o.store
+      options.store
         .get()
         .agents.filter((agent) => agent.enabled)
         .map((agent) => agent.name),
@@ -111,30 +111,30 @@ export function mountChat(o: ChatMountOptions): ChatUi {
 
   const addAgent = async (input: NewAgent) => {
     const profile = AgentProfile.parse({ id: crypto.randomUUID(), ...input });
-    await o.tokens.set(profile.id, input.token);
-    await o.store.update((settings) => ({ ...settings, agents: [...settings.agents, profile] }));
+    await options.tokens.set(profile.id, input.token);
+    await options.store.update((settings) => ({ ...settings, agents: [...settings.agents, profile] }));
     await hub.add(profile);
   };
 
   const agentsSettings = new AgentsSettings({
-    agents: () => o.store.get().agents,
+    agents: () => options.store.get().agents,
     statusOf: (id) => {
       const view = hub.views().find((candidate) => candidate.profile.id === id);
       return view ? (view.detail ?? statusText(view.status)) : '';
     },
-    hasToken: async (id) => (await o.tokens.get(id)) !== '',
-    defaultUrl: o.defaultUrl,
+    hasToken: async (id) => (await options.tokens.get(id)) !== '',
+    defaultUrl: options.defaultUrl,
     add: addAgent,
     save: async (id, input) => {
-      const before = o.store.get().agents.find((agent) => agent.id === id);
+      const before = options.store.get().agents.find((agent) => agent.id === id);
       if (!before) return;
       const { token, ...fields } = input;
       const after: AgentProfile = { ...before, ...fields };
-      if (typeof token === 'object') await o.tokens.set(id, token.set);
-      else if (token === 'forget') await o.tokens.remove(id);
+      if (typeof token === 'object') await options.tokens.set(id, token.set);
+      else if (token === 'forget') await options.tokens.remove(id);
       // A session belongs to its broker: another broker would only refuse to resume it.
-      if (before.url !== after.url) await o.sessionIds.set(o.windowId, id, undefined);
-      await o.store.update((settings) => ({
+      if (before.url !== after.url) await options.sessionIds.set(options.windowId, id, undefined);
+      await options.store.update((settings) => ({
         ...settings,
         agents: settings.agents.map((a) => (a.id === id ? after : a)),
       }));
@@ -142,32 +142,32 @@ export function mountChat(o: ChatMountOptions): ChatUi {
       chat.notice(t('agentSaved', after.name), id);
     },
     remove: async (id) => {
-      const removed = o.store.get().agents.find((agent) => agent.id === id);
+      const removed = options.store.get().agents.find((agent) => agent.id === id);
       // Forgotten in storage first: once its chip is gone, closing the panel cannot bring it back.
-      await o.store.update((settings) => ({ ...settings, agents: settings.agents.filter((a) => a.id !== id) }));
-      await o.tokens.remove(id);
-      await o.sessionIds.set(o.windowId, id, undefined);
-      await o.local.remove([`permissions:${id}`]);
+      await options.store.update((settings) => ({ ...settings, agents: settings.agents.filter((a) => a.id !== id) }));
+      await options.tokens.remove(id);
+      await options.sessionIds.set(options.windowId, id, undefined);
+      await options.local.remove([`permissions:${id}`]);
       hub.remove(id);
       if (removed) chat.notice(t('agentRemoved', removed.name));
     },
   });
 
-  const roster = new Roster(o.rosterRoot, {
+  const roster = new Roster(options.rosterRoot, {
     reconnect: (id) => hub.reconnect(id),
     disconnect: (id) => hub.disconnect(id),
     signIn: (id, methodId) => hub.signIn(id, methodId),
     edit: (id) => {
-      o.showSettings();
+      options.showSettings();
       void agentsSettings.edit(id);
     },
   });
   // A permission request blocks its agent: when Settings hide the conversation, say so above them.
   const waiting = new Map<string, string>();
   const waitingBar = h('div', { className: 'permission-waiting', role: 'status', hidden: true });
-  o.mainRoot.before(waitingBar);
+  options.mainRoot.before(waitingBar);
   const showWaiting = () => {
-    const shown = waiting.size > 0 && !o.chatShown();
+    const shown = waiting.size > 0 && !options.chatShown();
     waitingBar.hidden = !shown;
     if (!shown) return waitingBar.replaceChildren();
     const [first] = waiting;
@@ -177,7 +177,7 @@ export function mountChat(o: ChatMountOptions): ChatUi {
         {
           type: 'button',
           onclick: () => {
-            o.showChat();
+            options.showChat();
             transcript.focusPermission(first![0]);
           },
         },
@@ -195,7 +195,7 @@ export function mountChat(o: ChatMountOptions): ChatUi {
 
   const refresh = () => {
     showWaiting();
-    roster.render(hub.views(), o.store.get().actMode);
+    roster.render(hub.views(), options.store.get().actMode);
     composer.setBusy(hub.busy());
     composer.setCanRetry(chat.lastUser() !== undefined);
     agentsSettings.refresh();

@@ -31,27 +31,27 @@ export interface PanelConnectors {
   onServersChange(listener: (change: ServersChange) => void): () => void;
 }
 
-export async function startConnectors(o: PanelConnectorsOptions): Promise<PanelConnectors> {
+export async function startConnectors(options: PanelConnectorsOptions): Promise<PanelConnectors> {
   const hub = new ConnectorHub({
-    version: o.version,
-    windowId: o.windowId,
+    version: options.version,
+    windowId: options.windowId,
     builtins: builtinConnectors,
-    recipes: new RecipeStore(o.local),
-    port: new ChromeConnectorTabs(o.windowId),
-    gates: o.gates,
-    grants: o.grants,
-    connectorSettings: () => o.store.get().connectors,
+    recipes: new RecipeStore(options.local),
+    port: new ChromeConnectorTabs(options.windowId),
+    gates: options.gates,
+    grants: options.grants,
+    connectorSettings: () => options.store.get().connectors,
     updateConnectorSettings: (change) =>
-      o.store.update((settings) => ({ ...settings, connectors: change(settings.connectors) })),
-    healthMinutes: () => o.store.get().connectorHealthMinutes,
+      options.store.update((settings) => ({ ...settings, connectors: change(settings.connectors) })),
+    healthMinutes: () => options.store.get().connectorHealthMinutes,
     timers: {
       setInterval: (fn, ms) => setInterval(fn, ms),
       clearInterval: (handle) => clearInterval(handle as ReturnType<typeof setInterval>),
       now: () => Date.now(),
     },
-    promptSignIn: (connector, url) => showSignInPrompt(o.promptsRoot, connector, url),
+    promptSignIn: (connector, url) => showSignInPrompt(options.promptsRoot, connector, url),
   });
-  for (const problem of await hub.load()) o.notice(problem);
+  for (const problem of await hub.load()) options.notice(problem);
   hub.start();
   return {
     hub,

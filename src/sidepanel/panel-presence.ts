@@ -36,12 +36,12 @@ export interface PanelPresence {
   section(): HTMLElement;
 }
 
-export async function startPresence(o: PresenceOptions): Promise<PanelPresence> {
-  const settings = () => o.store.get();
+export async function startPresence(options: PresenceOptions): Promise<PanelPresence> {
+  const settings = () => options.store.get();
   const warn = (error: unknown) => console.warn('Tabwright:', error);
   const groups = new AgentTabGroups(chromeTabGroups(), {
     enabled: () => settings().agentTabGroups,
-    memory: storedGroupMemory(o.session, o.windowId),
+    memory: storedGroupMemory(options.session, options.windowId),
     onError: warn,
   });
   followTabGroupEvents(groups);
@@ -50,10 +50,10 @@ export async function startPresence(o: PresenceOptions): Promise<PanelPresence> 
   addEventListener('pagehide', () => groups.abandon());
   const presence = new CallPresence({
     groups,
-    outline: chromeOutline(o.browser.page, (url) => o.originRefusal(url)),
+    outline: chromeOutline(options.browser.page, (url) => options.originRefusal(url)),
     outlineOn: () => settings().agentOutline,
     label: (name) => t('agentWorkingHere', name),
-    activeTab: (windowId) => o.browser.activeTab(windowId),
+    activeTab: (windowId) => options.browser.activeTab(windowId),
     onError: warn,
   });
   const downloads: DownloadPort = chromeDownloads(settings);
@@ -78,16 +78,16 @@ export async function startPresence(o: PresenceOptions): Promise<PanelPresence> 
       return presenceSettingsSection({
         settings,
         setTabGroups: async (on) => {
-          await o.store.update((s) => ({ ...s, agentTabGroups: on }));
+          await options.store.update((s) => ({ ...s, agentTabGroups: on }));
           if (!on) await groups.dissolveAll();
         },
-        setOutline: (on) => o.store.update((s) => ({ ...s, agentOutline: on })),
+        setOutline: (on) => options.store.update((s) => ({ ...s, agentOutline: on })),
         setReportDownloads: async (on) => {
           if (on) {
             if (!(await requestDownloadsPermission())) return t('downloadsNotGranted');
-            await o.store.update((s) => ({ ...s, reportDownloads: true, downloadsSince: Date.now() }));
+            await options.store.update((s) => ({ ...s, reportDownloads: true, downloadsSince: Date.now() }));
           } else {
-            await o.store.update((s) => ({ ...s, reportDownloads: false }));
+            await options.store.update((s) => ({ ...s, reportDownloads: false }));
             await releaseDownloadsPermission();
           }
           return undefined;
