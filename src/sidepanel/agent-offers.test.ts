@@ -22,9 +22,9 @@ async function setup(connectorIds: string[]) {
   let minted = 0;
   const offers = new AgentOffers({
     store,
-    enabledConnectors: () => connectorIds.map((id) => ({ name: id, key: `connector:${id}` })),
     browserServer: (profile, agent) => make(profile.serverName, agent),
-    connectorServer: (id, agent) => make(id, agent),
+    others: () =>
+      connectorIds.map((id) => ({ name: id, key: `connector:${id}`, server: (agent: ServedAgent) => make(id, agent) })),
     mintId: () => `id-${++minted}`,
   });
   const edit = (change: (profile: AgentProfile) => AgentProfile) =>

@@ -1,6 +1,6 @@
 /**
  * Which servers each agent gets, decided here and nowhere else. The candidates are the browser
- * tools and every enabled connector, in that order; the agent's current profile (browser access,
+ * tools, then every enabled connector, then each site whose page tools are offered, in that order; the agent's current profile (browser access,
  * hidden servers) and the per-session limit pick the declared ones (`exposureOf`). The same answer
  * is read on every call, so taking a server away applies at once. Each declared server keeps one
  * id per agent, stored in its profile so it survives reconnects. Pure: the servers are made by
@@ -25,14 +25,20 @@ export interface ServedAgent {
   exposed(): boolean;
 }
 
+/** A server that could be offered: its declared name, its stable key, and how to get it for an agent. */
+export interface OfferableServer {
+  name: string;
+  key: string;
+  /** The server for this agent (the maker keeps one per agent, so its declared id stays put). */
+  server(agent: ServedAgent): ToolServer;
+}
+
 export interface AgentOffersOptions {
   store: SettingsStore;
-  /** Connectors turned on, in declaration order: their server name and key. */
-  enabledConnectors(): Array<{ name: string; key: string }>;
   /** The browser-tools server for this agent (the factory keeps one per agent and name). */
   browserServer(profile: AgentProfile, agent: ServedAgent): ToolServer;
-  /** The server of this connector (by id, which is also its server name) for this agent. */
-  connectorServer(connectorId: string, agent: ServedAgent): ToolServer;
+  /** The other servers on offer now, in declaration order (connectors, then page tools). */
+  others(): OfferableServer[];
   mintId(): string;
 }
 
@@ -49,8 +55,13 @@ export class AgentOffers {
     return this.options.store.get().agents.find((agent) => agent.id === agentId);
   }
 
-  #candidates(profile: AgentProfile): Array<{ name: string; key: string }> {
-    return [{ name: profile.serverName, key: BROWSER_SERVER_KEY }, ...this.options.enabledConnectors()];
+  #candidates(profile: AgentProfile): OfferableServer[] {
+    const browser: OfferableServer = {
+      name: profile.serverName,
+      key: BROWSER_SERVER_KEY,
+      server: (agent) => this.options.browserServer(profile, agent),
+    };
+    return [browser, ...this.options.others()];
   }
 
   /** Names of every server this agent could be offered, in declaration order. */
@@ -87,14 +98,10 @@ export class AgentOffers {
     const agentName = () => this.#profile(profile.id)?.name ?? profile.name;
     return candidates
       .filter(({ name }) => declared.includes(name))
-      .map(({ name, key }) => {
-        const agent = { id: profile.id, name: agentName, exposed: this.exposedFor(profile.id, name) };
-        const server =
-          key === BROWSER_SERVER_KEY
-            ? this.options.browserServer(profile, agent)
-            : this.options.connectorServer(name, agent);
-        return { key, server };
-      });
+      .map(({ name, key, server }) => ({
+        key,
+        server: server({ id: profile.id, name: agentName, exposed: this.exposedFor(profile.id, name) }),
+      }));
   }
 
   /** The names declared at this agent's last handshake. */

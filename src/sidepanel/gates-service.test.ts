@@ -23,9 +23,8 @@ async function setup(area = new MemoryArea(), connectorIds: string[] = []) {
   const wiring = await startGates({ local: area, store, promptsRoot: prompts });
   const offers = new AgentOffers({
     store,
-    enabledConnectors: () => connectorIds.map((id) => ({ name: id, key: id })),
     browserServer: (profile) => server(profile.serverName).server,
-    connectorServer: (id) => server(id).server,
+    others: () => connectorIds.map((id) => ({ name: id, key: id, server: () => server(id).server })),
     mintId: () => crypto.randomUUID(),
   });
   const reconnected: string[] = [];

@@ -15,12 +15,14 @@ import { SettingsStore } from '../shared/settings-store';
 import { PermissionChoices } from '../acp/permission-choices';
 import { SessionIdStore, StoredRefCounters, TokenStore, type StorageArea } from '../shared/stores';
 import { AgentHub } from './agent-hub';
-import { AgentOffers } from './agent-offers';
+import { AgentOffers, type ServedAgent } from './agent-offers';
 import { ChatModel } from './chat-model';
 import { chromeArea } from './chrome-area';
 import { startGates, type GatesService } from './gates-service';
 import { startConnectors, type PanelConnectors } from './panel-connectors';
+import { startPageTools, type PanelPageTools } from './panel-page-tools';
 import { startPresence, type PanelPresence } from './panel-presence';
+import { pageServerKey } from '../webmcp/hub';
 import { restoreChat, type RestoredChat } from './panel-chat';
 import { adoptClosedWindow } from './window-adoption';
 
@@ -36,6 +38,7 @@ export interface PanelServices {
   guards: GatesService;
   presence: PanelPresence;
   connectors: PanelConnectors;
+  pageTools: PanelPageTools;
   offers: AgentOffers;
   hub: AgentHub;
 }
@@ -83,11 +86,11 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
     notice: (text) => chat.notice(text),
   });
 
+  const pageTools = startPageTools({ windowId, version, gates, grants, store });
+
   const browserServers = new Map<string, ToolServer>();
   const offers = new AgentOffers({
     store,
-    enabledConnectors: () =>
-      connectors.hub.enabled().map((connector) => ({ name: connector.id, key: connectorServerKey(connector.id) })),
     browserServer: (profile, agent) => {
       const key = `${profile.id}:${profile.serverName}`;
       let server = browserServers.get(key);
@@ -110,7 +113,14 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
       }
       return server;
     },
-    connectorServer: (connectorId, agent) => connectors.hub.serverFor(agent, connectorId),
+    others: () => [
+      ...connectors.hub.enabled().map((connector) => ({
+        name: connector.id,
+        key: connectorServerKey(connector.id),
+        server: (agent: ServedAgent) => connectors.hub.serverFor(agent, connector.id),
+      })),
+      ...pageTools.offerable(),
+    ],
     mintId: () => crypto.randomUUID(),
   });
 
@@ -136,6 +146,10 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
     if (change.kind === 'tools') hub.announceListChanged(connectorServerKey(change.connectorId));
     else hub.redeclare();
   });
+  pageTools.onChange((change) => {
+    if (change.kind === 'tools') hub.announceListChanged(pageServerKey(change.origin));
+    else hub.redeclare();
+  });
 
   return {
     windowId,
@@ -149,6 +163,7 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
     guards,
     presence,
     connectors,
+    pageTools,
     offers,
     hub,
   };

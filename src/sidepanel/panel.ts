@@ -30,7 +30,7 @@ export async function startPanel(): Promise<void> {
   localise(document);
   const promptsRoot = document.getElementById('prompts')!;
   const services = await buildPanelServices(promptsRoot);
-  const { store, chat, hub, guards, presence, connectors, offers, version } = services;
+  const { store, chat, hub, guards, presence, connectors, pageTools, offers, version } = services;
   const settings = () => store.get();
 
   const main = document.getElementById('main')!;
@@ -97,6 +97,7 @@ export async function startPanel(): Promise<void> {
               save: (change) => store.update((current) => ({ ...current, ...change })),
             }),
             connectors.section(),
+            pageTools.section(),
           ]
         : [chatUi.section]),
     );
