@@ -11,6 +11,7 @@ import { SnapshotService } from '../mcp-server/snapshot-service';
 import type { ToolServer } from '../mcp-server/mcp-core';
 import { connectorServerKey } from '../connectors/hub';
 import { ChromeBrowser } from '../platform/chrome-browser';
+import { ChromeDialogs } from '../platform/chrome-dialogs';
 import { SettingsStore } from '../shared/settings-store';
 import { PermissionChoices } from '../acp/permission-choices';
 import { SessionIdStore, StoredRefCounters, TokenStore, type StorageArea } from '../shared/stores';
@@ -64,6 +65,7 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
   if (problem) chat.notice(problem);
   const tokens = new TokenStore(local);
   const browser = new ChromeBrowser();
+  const dialogs = new ChromeDialogs();
   const snapshots = new SnapshotService(new StoredRefCounters(session));
 
   const guards = await startGates({ local, store, promptsRoot });
@@ -107,6 +109,7 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
           grants,
           exposed: agent.exposed,
           downloads: presence.downloads,
+          dialogs,
           activity: presence.activityFor(profile.id, agent.name),
         });
         browserServers.set(key, server);
