@@ -55,4 +55,26 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Shared stores and settings sit below every other layer: they import none of them.
+    files: ['src/shared/**'],
+    rules: {
+      ...noChrome,
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            '**/sidepanel/**',
+            '**/acp/**',
+            '**/mcp-server/**',
+            '**/connectors/**',
+            '**/platform/**',
+            '**/page/**',
+            '**/room/**',
+            '**/presence/**',
+          ],
+        },
+      ],
+    },
+  },
 );

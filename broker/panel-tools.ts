@@ -1,7 +1,7 @@
 /**
  * The broker's side of the tunnel: it calls the MCP servers a panel declared in its session, over
- * that panel's own ACP socket. Dialect A (OpenAB's contract) by default, dialect B (the ACP SDK
- * binding) when asked. Every call is bounded by the contract's 180 s and cancellable; a call the
+ * that panel's own ACP socket. The OpenAB tunnel by default, the ACP SDK binding when
+ * asked. Every call is bounded by the contract's 180 s and cancellable; a call the
  * broker gives up on is cancelled in the panel too (`mcp/cancel`, see tunnel-cancel.ts).
  */
 import { McpOverAcpCaller, type AgentContext } from '@agentclientprotocol/sdk/unstable';
@@ -75,7 +75,7 @@ export class PanelServer {
     return this.declaration.name;
   }
 
-  /** Whether a dialect-A connection id belongs to this server (for `list_changed`). */
+  /** Whether a OpenAB-tunnel connection id belongs to this server (for `list_changed`). */
   owns(connectionId: string): boolean {
     return this.#knownConnectionId === connectionId;
   }

@@ -2,7 +2,7 @@
  * An ACP `Stream` over one accepted WebSocket. Malformed frames are answered with a JSON-RPC
  * error and dropped — they never reach the agent and never crash the broker. A method-bearing
  * frame over 1 MiB is refused; ws itself closes the socket on a frame over 8 MiB. With a
- * translator, the SDK's cancellation of a dialect-A tunnel call leaves as OpenAB's `mcp/cancel`.
+ * translator, the SDK's cancellation of a OpenAB tunnel call leaves as OpenAB's `mcp/cancel`.
  */
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import type { WebSocket } from 'ws';

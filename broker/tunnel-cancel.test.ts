@@ -8,13 +8,13 @@ const sdkCancel = (requestId: number) =>
   ({ jsonrpc: '2.0', method: '$/cancel_request', params: { requestId } }) as AnyMessage;
 
 describe('TunnelCancelTranslator', () => {
-  it('turns the SDK cancellation of a dialect-A call into mcp/cancel with the outer id', () => {
+  it('turns the SDK cancellation of a OpenAB-tunnel call into mcp/cancel with the outer id', () => {
     const t = new TunnelCancelTranslator();
     t.outbound(call(7, { connectionId: 'c1', method: 'tools/call', params: { name: 'x' } }));
     expect(t.outbound(sdkCancel(7))).toEqual({ jsonrpc: '2.0', method: 'mcp/cancel', params: { requestId: 7 } });
   });
 
-  it('leaves dialect B, other requests and unknown ids alone', () => {
+  it('leaves the ACP SDK binding, other requests and unknown ids alone', () => {
     const t = new TunnelCancelTranslator();
     t.outbound(call(1, { serverId: 's', requestId: 'r', method: 'tools/call' }));
     t.outbound({ jsonrpc: '2.0', id: 2, method: 'session/request_permission', params: {} } as AnyMessage);

@@ -1,7 +1,7 @@
 /**
  * OpenAB's tunnel cancels a call with `mcp/cancel {requestId}` (the outer id), while the ACP SDK
  * cancels any request with `$/cancel_request`. The broker speaks OpenAB's contract, so on the way
- * out it turns the SDK's cancellation of a dialect-A `mcp/message` into `mcp/cancel`.
+ * out it turns the SDK's cancellation of a OpenAB-tunnel `mcp/message` into `mcp/cancel`.
  */
 import type { AnyMessage, JsonRpcId } from '@agentclientprotocol/sdk';
 
@@ -19,7 +19,7 @@ function record(value: unknown): Record<string, unknown> | undefined {
 }
 
 export class TunnelCancelTranslator {
-  /** Outer ids of dialect-A calls still waiting for the panel's answer. */
+  /** Outer ids of OpenAB-tunnel calls still waiting for the panel's answer. */
   readonly #open = new Set<string>();
 
   /** Rewrites one outgoing message (or passes it through untouched). */

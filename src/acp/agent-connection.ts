@@ -130,7 +130,7 @@ class SignInFailure extends Error {
 }
 
 export class AgentConnection {
-  readonly #o: AgentConnectionOptions;
+  readonly #options: AgentConnectionOptions;
   readonly #timing: ConnectionTiming;
   readonly outbox: Outbox;
   readonly permissions: PermissionBroker;
@@ -158,7 +158,7 @@ export class AgentConnection {
   #redeclaring: Promise<void> | undefined;
 
   constructor(options: AgentConnectionOptions) {
-    this.#o = options;
+    this.#options = options;
     this.#timing = { ...DEFAULT_TIMING, ...options.timing };
     this.outbox = new Outbox(options.mintId);
     this.permissions = new PermissionBroker(options.permissionMemory, (prompt) => options.events.permission(prompt));
@@ -211,7 +211,7 @@ export class AgentConnection {
 
   /** Queues a message; it leaves as soon as the agent is connected and idle. */
   send(text: string, id?: string): QueuedMessage {
-    const message = this.outbox.enqueue(text, this.#o.clock.now(), id);
+    const message = this.outbox.enqueue(text, this.#options.clock.now(), id);
     this.#queueChanged();
     void this.#pump();
     return message;
@@ -248,7 +248,7 @@ export class AgentConnection {
       connection.close(new Error('re-declaring'));
       return;
     }
-    const params = { sessionId, cwd: this.#o.cwd ?? '/', mcpServers: this.#o.declarations() };
+    const params = { sessionId, cwd: this.#options.cwd ?? '/', mcpServers: this.#options.declarations() };
     this.#redeclaring = connection.agent
       .request('session/resume', params, {
         cancellationSignal: AbortSignal.timeout(this.#timing.handshakeTimeoutMs),
@@ -258,7 +258,7 @@ export class AgentConnection {
         () => undefined,
         (error: unknown) => {
           const why = error instanceof RequestError ? agentErrorText(error) : (error as Error).message;
-          this.#o.events.notice(`could not declare the changed tool servers (${why}); reconnect to try again`);
+          this.#options.events.notice(`could not declare the changed tool servers (${why}); reconnect to try again`);
         },
       );
     await this.#redeclaring;
@@ -270,7 +270,7 @@ export class AgentConnection {
   /** Forgets the session so the next connect starts a new one. */
   async forgetSession(): Promise<void> {
     this.#sessionId = undefined;
-    await this.#o.sessions.set(undefined);
+    await this.#options.sessions.set(undefined);
   }
 
   /** The live session's agent, for a request about the session itself. */
@@ -355,11 +355,11 @@ export class AgentConnection {
       refusals = 0;
       if (failure.kind === 'closed') {
         const why = this.#droppedBecause ?? failure.detail;
-        this.#o.events.notice(`${why}; reconnecting`);
+        this.#options.events.notice(`${why}; reconnecting`);
       }
       this.#droppedBecause = undefined;
       this.#setStatus(failure.kind === 'unreachable' ? 'unreachable' : 'connecting', failure.detail);
-      const delay = backoffDelay(attempt++, this.#timing.backoff, this.#o.random);
+      const delay = backoffDelay(attempt++, this.#timing.backoff, this.#options.random);
       await this.#sleepOrWake(delay, signal);
     }
   }
@@ -382,23 +382,26 @@ export class AgentConnection {
   async #sleepOrWake(ms: number, signal: AbortSignal): Promise<void> {
     const wake = new AbortController();
     this.#wake = () => wake.abort();
-    await sleep(this.#o.clock, ms, AbortSignal.any([signal, wake.signal])).catch(() => undefined);
+    await sleep(this.#options.clock, ms, AbortSignal.any([signal, wake.signal])).catch(() => undefined);
     this.#wake = undefined;
   }
 
   /** One socket's life. Resolves with why it ended. */
   async #connectOnce(signal: AbortSignal, onEstablished: () => void): Promise<Failure> {
-    const { WebSocket, observation } = observeSocket(this.#o.WebSocket, () => this.#liveness?.noteInbound());
-    const app = this.#o.tunnel.install(
+    const { WebSocket, observation } = observeSocket(this.#options.WebSocket, () => this.#liveness?.noteInbound());
+    const app = this.#options.tunnel.install(
       client({ name: 'tabwright' })
         .onNotification('session/update', ({ params }) => this.#onUpdate(params.sessionId, params.update))
         .onRequest('session/request_permission', ({ params }) => this.#onPermission(params))
         .onRequest('elicitation/create', ({ params, signal }) => this.elicitations.ask(params, signal)),
     );
-    const stream = createWebSocketStream(this.#o.url, { protocols: subprotocolsFor(this.#o.token), WebSocket });
+    const stream = createWebSocketStream(this.#options.url, {
+      protocols: subprotocolsFor(this.#options.token),
+      WebSocket,
+    });
     const connection = app.connect(stream);
     this.#connection = connection;
-    this.#o.tunnel.attach(connection);
+    this.#options.tunnel.attach(connection);
     const stop = () => connection.close(new Error('disconnected'));
     signal.addEventListener('abort', stop, { once: true });
     let refusal: Failure | undefined;
@@ -419,7 +422,7 @@ export class AgentConnection {
       signal.removeEventListener('abort', stop);
       this.#teardown(connection);
     }
-    return refusal ?? classifyFailure(this.#o.url, observation, this.#o.probe);
+    return refusal ?? classifyFailure(this.#options.url, observation, this.#options.probe);
   }
 
   async #handshake(agent: ClientContext, observation: SocketObservation): Promise<void> {
@@ -436,7 +439,7 @@ export class AgentConnection {
           terminal: false,
           elicitation: { form: {}, url: {} },
         },
-        clientInfo: this.#o.clientInfo,
+        clientInfo: this.#options.clientInfo,
       },
       timeout(),
     );
@@ -459,9 +462,9 @@ export class AgentConnection {
         throw new SignInFailure(error);
       }
     }
-    const known = this.#sessionId ?? (await this.#o.sessions.get());
+    const known = this.#sessionId ?? (await this.#options.sessions.get());
     const method = planSession(init.agentCapabilities, known);
-    const base = { cwd: this.#o.cwd ?? '/', mcpServers: this.#o.declarations() };
+    const base = { cwd: this.#options.cwd ?? '/', mcpServers: this.#options.declarations() };
     let how: SessionMethod = method;
     let note: string | undefined;
     let setup: SessionSetup;
@@ -482,13 +485,16 @@ export class AgentConnection {
         setup = created;
       }
     }
-    await this.#o.sessions.set(this.#sessionId);
-    this.#o.events.session(this.#sessionId!, how, note, { modes: setup.modes, configOptions: setup.configOptions });
+    await this.#options.sessions.set(this.#sessionId);
+    this.#options.events.session(this.#sessionId!, how, note, {
+      modes: setup.modes,
+      configOptions: setup.configOptions,
+    });
   }
 
   #startLiveness(connection: ClientConnection): void {
     this.#liveness = new LivenessMonitor({
-      clock: this.#o.clock,
+      clock: this.#options.clock,
       intervalMs: this.#timing.heartbeatMs,
       timeoutMs: this.#timing.probeTimeoutMs,
       probe: async (signal) => {
@@ -521,7 +527,7 @@ export class AgentConnection {
     if (this.#connection !== connection) return;
     this.#liveness?.stop();
     this.#liveness = undefined;
-    this.#o.tunnel.close();
+    this.#options.tunnel.close();
     this.#connection = undefined;
   }
 
@@ -550,24 +556,24 @@ export class AgentConnection {
     if (frameBytes > MAX_PROMPT_FRAME_BYTES) {
       this.outbox.complete();
       this.#queueChanged();
-      this.#o.events.turnEnded(batch.id, {
+      this.#options.events.turnEnded(batch.id, {
         error: `This message is ${(frameBytes / 1024).toFixed(0)} KiB; the broker accepts at most 1024 KiB per message. Shorten it or split it.`,
       });
       return void this.#pump();
     }
     this.#turn = batch;
     this.#queueChanged();
-    if (batch.attempts === 1) this.#o.events.turnStarted(batch);
+    if (batch.attempts === 1) this.#options.events.turnStarted(batch);
     try {
       const response: PromptResponse = await agent.request('session/prompt', params);
       this.outbox.complete();
-      this.#o.events.turnEnded(batch.id, { stopReason: response.stopReason });
+      this.#options.events.turnEnded(batch.id, { stopReason: response.stopReason });
     } catch (error) {
       if (this.#connection?.agent === agent && error instanceof RequestError) {
         this.outbox.complete();
-        this.#o.events.turnEnded(batch.id, { error: agentErrorText(error) });
+        this.#options.events.turnEnded(batch.id, { error: agentErrorText(error) });
       } else if (this.outbox.interrupted(this.#dropsRepeats) === 'lost-after-reply') {
-        this.#o.events.turnEnded(batch.id, {
+        this.#options.events.turnEnded(batch.id, {
           error: 'The connection dropped while the agent was answering; the reply may be incomplete.',
         });
       }
@@ -582,7 +588,7 @@ export class AgentConnection {
   #onUpdate(sessionId: string, update: SessionUpdate): void {
     if (sessionId !== this.#sessionId) return;
     if (this.#turn) this.outbox.noteAnswered();
-    this.#o.events.update(update, this.#turn?.id);
+    this.#options.events.update(update, this.#turn?.id);
   }
 
   #onPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse> {
@@ -590,11 +596,11 @@ export class AgentConnection {
   }
 
   #queueChanged(): void {
-    this.#o.events.queueChanged(this.outbox.pending, this.outbox.inflight);
+    this.#options.events.queueChanged(this.outbox.pending, this.outbox.inflight);
   }
 
   #setStatus(status: ConnectionStatus, detail?: string): void {
     this.#status = status;
-    this.#o.events.status(status, detail);
+    this.#options.events.status(status, detail);
   }
 }

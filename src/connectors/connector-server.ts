@@ -75,7 +75,7 @@ export function connectorInstructions(connector: Connector): string {
 export class ConnectorToolServer implements ToolServer {
   #built: { connector: Connector; registry: ToolRegistry<Registered> } | undefined;
 
-  constructor(private readonly o: ConnectorServerOptions) {}
+  constructor(private readonly options: ConnectorServerOptions) {}
 
   /** The registry of the connector as it is now, rebuilt only when the connector changed. */
   #registry(connector: Connector): ToolRegistry<Registered> {
@@ -90,27 +90,27 @@ export class ConnectorToolServer implements ToolServer {
   }
 
   get name(): string {
-    return this.o.id;
+    return this.options.id;
   }
 
   get version(): string {
-    return this.o.version;
+    return this.options.version;
   }
 
   get instructions(): string {
-    const connector = this.o.connector();
-    return connector ? connectorInstructions(connector) : `The ${this.o.id} connector was removed.`;
+    const connector = this.options.connector();
+    return connector ? connectorInstructions(connector) : `The ${this.options.id} connector was removed.`;
   }
 
   list(): ToolListing[] {
-    const connector = this.o.connector();
-    return connector && this.o.enabled() ? this.#registry(connector).list() : [];
+    const connector = this.options.connector();
+    return connector && this.options.enabled() ? this.#registry(connector).list() : [];
   }
 
   async call(name: string, rawArgs: Record<string, unknown> | undefined, meta: CallMeta): Promise<CallToolResult> {
-    const connector = this.o.connector();
-    if (!connector) return errorResult(`The ${this.o.id} connector was removed from Tabwright.`);
-    if (!this.o.enabled()) {
+    const connector = this.options.connector();
+    if (!connector) return errorResult(`The ${this.options.id} connector was removed from Tabwright.`);
+    if (!this.options.enabled()) {
       return errorResult(
         `The ${connector.name} connector is turned off in Tabwright settings. Only the user can turn it on.`,
       );
@@ -124,30 +124,30 @@ export class ConnectorToolServer implements ToolServer {
         .join(', ');
       return errorResult(`Unknown tool ${name}. Available tools: ${known}.`);
     }
-    const o = this.o;
+    const options = this.options;
     return runGated(
       {
-        agentName: o.agentName(),
+        agentName: options.agentName(),
         server: connector.id,
         tool: entry,
         rawArgs,
         signal: meta.signal,
-        ...(o.exposed ? { exposed: o.exposed } : {}),
+        ...(options.exposed ? { exposed: options.exposed } : {}),
         // The gates judge the connector's site; its own tab is opened only once they let the call through.
         resolveTab: async () => this.#siteTab(connector),
         execute: (args) => this.#execute(connector, entry.tool, args, meta.signal),
       },
-      o.gates,
-      o.grants,
+      options.gates,
+      options.grants,
     );
   }
 
   #siteTab(connector: Connector): TabInfo | undefined {
-    const site = this.o.site();
+    const site = this.options.site();
     if (!site) return undefined;
     return {
       id: -1,
-      windowId: this.o.windowId,
+      windowId: this.options.windowId,
       url: site,
       title: connector.name,
       active: false,
@@ -161,31 +161,31 @@ export class ConnectorToolServer implements ToolServer {
     args: Record<string, unknown>,
     signal: AbortSignal,
   ): Promise<CallToolResult> {
-    const site = this.o.site();
+    const site = this.options.site();
     if (!site) return errorResult(noSiteText(connector));
     const ctx = createConnectorContext({
       connectorId: connector.id,
       connectorName: connector.name,
       site,
       auth: connector.auth,
-      port: this.o.port,
+      port: this.options.port,
       // Every URL the connector reaches meets the decision the browser tools meet.
-      urlRefusal: (url) => this.o.gates.originRefusal(url),
+      urlRefusal: (url) => this.options.gates.originRefusal(url),
       signal,
-      log: (message) => this.o.log(connector, message),
+      log: (message) => this.options.log(connector, message),
     });
     try {
       const result = await tool.run(args, ctx);
       const shape = tool.output?.safeParse(result.data);
       if (shape && !shape.success) {
         // The listing promised this shape; an answer that breaks the promise is a connector bug, not data.
-        this.o.log(connector, `answer did not match its output schema: ${describeArgumentErrors(shape.error)}`);
+        this.options.log(connector, `answer did not match its output schema: ${describeArgumentErrors(shape.error)}`);
         return errorResult(
           `The ${connector.name} connector read the page but its answer did not have the declared shape ` +
             `(${describeArgumentErrors(shape.error)}). The site may have changed; tell the user.`,
         );
       }
-      this.o.onWorked(connector);
+      this.options.onWorked(connector);
       return new ResponseBuilder()
         .structured(result.data)
         .pageText(new URL(site).origin, result.text ?? renderData(result.data))
@@ -193,7 +193,7 @@ export class ConnectorToolServer implements ToolServer {
     } catch (error) {
       if (signal.aborted) throw error;
       if (error instanceof AuthExpiredError) {
-        this.o.onSignedOut(connector, signInUrl(site, connector.auth));
+        this.options.onSignedOut(connector, signInUrl(site, connector.auth));
         return errorResult(error.message);
       }
       if (error instanceof ConnectorError) return errorResult(error.message);

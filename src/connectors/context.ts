@@ -64,20 +64,21 @@ function unwrap<T>(result: InPageResult<T> | undefined, what: string): { value: 
   return { value: result.value, url: result.url };
 }
 
-export function createConnectorContext(o: ContextOptions): ConnectorContext {
-  const siteOrigin = new URL(o.site).origin;
-  const waitMs = o.timeoutMs ?? DEFAULT_WAIT_MS;
+export function createConnectorContext(config: ContextOptions): ConnectorContext {
+  const siteOrigin = new URL(config.site).origin;
+  const waitMs = config.timeoutMs ?? DEFAULT_WAIT_MS;
   let tab: Promise<number> | undefined;
   const tabId = () => {
-    tab ??= o.port.acquire(o.connectorId, o.site, o.signal);
+    tab ??= config.port.acquire(config.connectorId, config.site, config.signal);
     tab.catch(() => (tab = undefined));
     return tab;
   };
-  const authError = () => new AuthExpiredError(signedOutMessage(o.connectorName, signInUrl(o.site, o.auth)));
+  const authError = () =>
+    new AuthExpiredError(signedOutMessage(config.connectorName, signInUrl(config.site, config.auth)));
 
   /** Refuses a URL the gates do not allow, naming it, before anything from it goes further. */
   const allowed = async (url: string, verb: string) => {
-    const refusal = await o.urlRefusal(url);
+    const refusal = await config.urlRefusal(url);
     if (!refusal) return;
     let where = url;
     try {
@@ -86,19 +87,19 @@ export function createConnectorContext(o: ContextOptions): ConnectorContext {
     } catch {
       // Not a URL: the refusal says so.
     }
-    throw new ConnectorError(`${o.connectorName} ${verb} ${where}, which Tabwright may not read. ${refusal}`);
+    throw new ConnectorError(`${config.connectorName} ${verb} ${where}, which Tabwright may not read. ${refusal}`);
   };
 
   /** Throws AuthExpiredError when the tab shows the site's sign-in page (or left the site for one). */
   const checkSignedIn = async (id: number) => {
-    const state = await o.port.run(id, pageStateInPage, [o.auth?.loginSelector ?? null], o.signal);
+    const state = await config.port.run(id, pageStateInPage, [config.auth?.loginSelector ?? null], config.signal);
     let url: URL;
     try {
       url = new URL(state.url);
     } catch {
-      throw new ConnectorError(`The ${o.connectorName} tab shows no web page.`);
+      throw new ConnectorError(`The ${config.connectorName} tab shows no web page.`);
     }
-    const loginPath = o.auth?.loginPath ? resolveOnSite(o.site, o.auth.loginPath).pathname : undefined;
+    const loginPath = config.auth?.loginPath ? resolveOnSite(config.site, config.auth.loginPath).pathname : undefined;
     if (state.signedOut || (loginPath && url.origin === siteOrigin && url.pathname.startsWith(loginPath))) {
       throw authError();
     }
@@ -115,26 +116,31 @@ export function createConnectorContext(o: ContextOptions): ConnectorContext {
   };
 
   const ctx: ConnectorContext = {
-    signal: o.signal,
-    site: o.site,
+    signal: config.signal,
+    site: config.site,
     async navigate(path, options = {}) {
       let url: URL;
       try {
-        url = resolveOnSite(o.site, path);
+        url = resolveOnSite(config.site, path);
       } catch (error) {
         throw new ConnectorError(`Connectors stay on their site: ${(error as Error).message}`);
       }
       await allowed(url.href, 'was sent to');
       const id = await tabId();
-      o.log(`navigate ${url.pathname}${url.search}`);
-      await o.port.navigate(id, url.href, o.signal);
+      config.log(`navigate ${url.pathname}${url.search}`);
+      await config.port.navigate(id, url.href, config.signal);
       await checkSignedIn(id);
       if (options.waitFor) await ctx.waitFor(options.waitFor, { timeoutMs: options.timeoutMs ?? waitMs });
     },
     async waitFor(selector, options = {}) {
       const id = await tabId();
       const found = unwrap(
-        await o.port.run(id, waitInPage, [selector, options.timeoutMs ?? waitMs, options.gone ?? false], o.signal),
+        await config.port.run(
+          id,
+          waitInPage,
+          [selector, options.timeoutMs ?? waitMs, options.gone ?? false],
+          config.signal,
+        ),
         `wait for ${selector}`,
       );
       // The page may have changed its route (history.pushState) while it was watched.
@@ -142,18 +148,18 @@ export function createConnectorContext(o: ContextOptions): ConnectorContext {
       if (found.value) return;
       await checkSignedIn(id);
       throw new ConnectorError(
-        `${options.gone ? 'Still showing' : 'Did not find'} ${selector} on ${o.connectorName} after ${Math.round((options.timeoutMs ?? waitMs) / 1000)} s; the page may have changed.`,
+        `${options.gone ? 'Still showing' : 'Did not find'} ${selector} on ${config.connectorName} after ${Math.round((options.timeoutMs ?? waitMs) / 1000)} s; the page may have changed.`,
       );
     },
     async extractRows(rowSelector, fields, options = {}) {
       const id = await tabId();
       return read(
         unwrap(
-          await o.port.run(
+          await config.port.run(
             id,
             extractInPage,
             [{ rows: rowSelector, fields: normaliseFieldMap(fields), ...options, secret: SECRET_FIELDS }],
-            o.signal,
+            config.signal,
           ),
           'extract rows',
         ),
@@ -163,7 +169,12 @@ export function createConnectorContext(o: ContextOptions): ConnectorContext {
       const id = await tabId();
       const [record] = await read(
         unwrap(
-          await o.port.run(id, extractInPage, [{ fields: normaliseFieldMap(fields), secret: SECRET_FIELDS }], o.signal),
+          await config.port.run(
+            id,
+            extractInPage,
+            [{ fields: normaliseFieldMap(fields), secret: SECRET_FIELDS }],
+            config.signal,
+          ),
           'extract fields',
         ),
       );
@@ -171,22 +182,22 @@ export function createConnectorContext(o: ContextOptions): ConnectorContext {
     },
     async evaluate<Args extends unknown[], R>(fn: (...args: Args) => R, ...args: Args): Promise<Awaited<R>> {
       const id = await tabId();
-      const result = await o.port.run(id, fn, args, o.signal);
+      const result = await config.port.run(id, fn, args, config.signal);
       await ctx.url();
       return result;
     },
     async fetch(path, options = {}): Promise<PageFetchResponse> {
       let url: URL;
       try {
-        url = resolveOnSite(o.site, path);
+        url = resolveOnSite(config.site, path);
       } catch (error) {
         throw new ConnectorError(`Connectors only fetch from their site: ${(error as Error).message}`);
       }
       await allowed(url.href, 'was asked to fetch');
       const id = await tabId();
-      o.log(`${options.method ?? 'GET'} ${url.pathname}${url.search}`);
+      config.log(`${options.method ?? 'GET'} ${url.pathname}${url.search}`);
       const { value: response } = unwrap(
-        await o.port.run(
+        await config.port.run(
           id,
           fetchInPage,
           [
@@ -199,12 +210,12 @@ export function createConnectorContext(o: ContextOptions): ConnectorContext {
               maxChars: options.maxChars ?? FETCH_MAX_CHARS,
             },
           ],
-          o.signal,
+          config.signal,
         ),
         `fetch ${url.pathname}`,
       );
       const landed = new URL(response.url || url.href);
-      const loginPath = o.auth?.loginPath ? resolveOnSite(o.site, o.auth.loginPath).pathname : undefined;
+      const loginPath = config.auth?.loginPath ? resolveOnSite(config.site, config.auth.loginPath).pathname : undefined;
       if (
         response.status === 401 ||
         landed.origin !== siteOrigin ||
@@ -217,11 +228,11 @@ export function createConnectorContext(o: ContextOptions): ConnectorContext {
     },
     async url() {
       const id = await tabId();
-      const { url } = await o.port.run(id, pageStateInPage, [null], o.signal);
+      const { url } = await config.port.run(id, pageStateInPage, [null], config.signal);
       await allowed(url, 'is on');
       return url;
     },
-    log: o.log,
+    log: config.log,
   };
   return ctx;
 }

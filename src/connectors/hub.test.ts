@@ -7,7 +7,7 @@ import type { ConnectorSettings } from '../shared/settings';
 import { MemoryArea } from '../shared/stores';
 import { builtinConnectors } from './builtin';
 import { FakeTabPort } from './fake-tab-port';
-import { ConnectorHub, type ServersChange } from './hub';
+import { ConnectorHub, connectorServerKey, type ServersChange } from './hub';
 import { RecipeStore } from './recipe-store';
 
 const RECIPE = readFileSync(
@@ -31,20 +31,23 @@ function hubWith(allowed = true) {
     gates,
     grants: new SessionGrants(),
     connectorSettings: () => settings,
-    saveConnectorSettings: async (next) => void (settings = next),
+    updateConnectorSettings: async (change) => void (settings = change(settings)),
     healthMinutes: () => 10,
     timers: { setInterval: () => 0, clearInterval: () => undefined, now: () => 0 },
     promptSignIn: () => undefined,
   });
   hub.onServersChange((change) => changes.push(change));
-  const agent = (hiddenServers: string[] = []) => ({ id: 'a1', hiddenServers, name: () => 'Agent' });
-  return { hub, area, changes, agent, settings: () => settings };
+  const agent = () => ({ id: 'a1', name: () => 'Agent' });
+  /** Every enabled connector's server for the agent (which of them it is offered is `AgentOffers`' call). */
+  const serversFor = (facts: ReturnType<typeof agent>) =>
+    hub.enabled().map((c) => ({ key: connectorServerKey(c.id), server: hub.serverFor(facts, c.id) }));
+  return { hub, area, changes, agent, serversFor, settings: () => settings };
 }
 
 describe('the connector hub', () => {
-  it('offers enabled connectors only, minus hidden ones, within the server limit', async () => {
-    const { hub, changes, agent } = hubWith();
-    expect(hub.serversFor(agent())).toEqual([]);
+  it('offers enabled connectors only', async () => {
+    const { hub, changes, agent, serversFor } = hubWith();
+    expect(serversFor(agent())).toEqual([]);
     await hub.setEnabled('fossil', true);
     await hub.setEnabled('redmine', true);
     expect(changes).toEqual([
@@ -53,14 +56,12 @@ describe('the connector hub', () => {
       { kind: 'tools', connectorId: 'redmine' },
       { kind: 'declared' },
     ]);
-    expect(hub.serversFor(agent()).map((s) => `${s.key} ${s.server.name}`)).toEqual([
+    expect(serversFor(agent()).map((s) => `${s.key} ${s.server.name}`)).toEqual([
       'connector:fossil fossil',
       'connector:redmine redmine',
     ]);
-    expect(hub.serversFor(agent(['fossil'])).map((s) => s.server.name)).toEqual(['redmine']);
-    expect(hub.serversFor(agent(), 1)).toHaveLength(1);
     // The same server object is kept for the agent, so its declared id stays stable.
-    expect(hub.serversFor(agent())[0]!.server).toBe(hub.serversFor(agent())[0]!.server);
+    expect(serversFor(agent())[0]!.server).toBe(serversFor(agent())[0]!.server);
   });
 
   it('takes sites the user types, refusing what is not a web address', async () => {
@@ -75,18 +76,18 @@ describe('the connector hub', () => {
   });
 
   it('imports a recipe, keeps it across loads, and announces a changed tool list when it is replaced', async () => {
-    const { hub, area, changes, agent } = hubWith();
+    const { hub, area, changes, agent, serversFor } = hubWith();
     const imported = await hub.importRecipe(RECIPE);
     expect('connector' in imported && imported.connector.kind).toBe('recipe');
     await hub.setEnabled('myredmine', true);
-    const [entry] = hub.serversFor(agent());
+    const [entry] = serversFor(agent());
     expect(entry!.server.list().map((t) => t.name)).toEqual(['myredmine.list_my_issues']);
 
     await hub.importRecipe(RECIPE.replace('"list_my_issues"', '"my_issues"'));
     expect(changes.at(-1)).toEqual({ kind: 'tools', connectorId: 'myredmine' });
     // The declared server now lists the new tools; list_changed tells the agent to list again.
     expect(entry!.server.list().map((t) => t.name)).toEqual(['myredmine.my_issues']);
-    expect(hub.serversFor(agent())[0]!.server).toBe(entry!.server);
+    expect(serversFor(agent())[0]!.server).toBe(entry!.server);
 
     const again = new RecipeStore(area);
     expect((await again.load()).recipes.map((r) => Object.keys(r.tools))).toEqual([['my_issues']]);

@@ -16,9 +16,6 @@ import type { RecipeStore } from './recipe-store';
 import type { Connector } from './sdk';
 import { normaliseConnectorSite, workingSite } from './sites';
 
-/** OpenAB accepts at most 8 `acp` servers per session; the browser tools take one. */
-export const MAX_CONNECTOR_SERVERS = 7;
-
 export interface ConnectorHubOptions {
   version: string;
   windowId: number;
@@ -28,7 +25,10 @@ export interface ConnectorHubOptions {
   gates: GateEnvironment;
   grants: SessionGrants;
   connectorSettings(): Readonly<Record<string, ConnectorSettings>>;
-  saveConnectorSettings(next: Record<string, ConnectorSettings>): Promise<void>;
+  /** Applies a change to the stored connector settings. */
+  updateConnectorSettings(
+    change: (current: Readonly<Record<string, ConnectorSettings>>) => Record<string, ConnectorSettings>,
+  ): Promise<void>;
   healthMinutes(): number;
   timers: HealthTimers;
   /** Shows the user a sign-in prompt with a link. */
@@ -38,10 +38,9 @@ export interface ConnectorHubOptions {
 
 export interface AgentFacts {
   id: string;
-  hiddenServers: readonly string[];
   name(): string;
-  /** Whether the agent is still offered the server of this name (the user can withdraw one mid-session). */
-  exposed?(serverName: string): boolean;
+  /** Whether the agent is still offered this connector's server (the user can withdraw one mid-session). */
+  exposed?(): boolean;
 }
 
 /** `declared`: the set of connector servers changed (needs a new declaration); `tools`: one server's tools did. */
@@ -56,27 +55,27 @@ export class ConnectorHub {
   readonly #listeners = new Set<() => void>();
   readonly #serverListeners = new Set<(change: ServersChange) => void>();
 
-  constructor(private readonly o: ConnectorHubOptions) {
+  constructor(private readonly options: ConnectorHubOptions) {
     this.health = new ConnectorHealth(
       {
         check: (connector, signal) => this.#healthCheck(connector, signal),
         signInUrl: (connector) => this.signInUrl(connector),
       },
       () => this.enabled(),
-      o.timers,
+      options.timers,
     );
     this.health.onChange(() => this.#changed());
   }
 
   /** Loads imported recipes; returns problems with stored ones, for the user to see. */
   async load(): Promise<string[]> {
-    const { recipes, problems } = await this.o.recipes.load();
-    this.#recipes = recipes.filter((r) => !this.o.builtins.some((b) => b.id === r.id)).map(recipeToConnector);
+    const { recipes, problems } = await this.options.recipes.load();
+    this.#recipes = recipes.filter((r) => !this.options.builtins.some((b) => b.id === r.id)).map(recipeToConnector);
     return problems;
   }
 
   start(): void {
-    this.health.start(this.o.healthMinutes());
+    this.health.start(this.options.healthMinutes());
   }
 
   stop(): void {
@@ -103,7 +102,7 @@ export class ConnectorHub {
   }
 
   all(): Connector[] {
-    return [...this.o.builtins, ...this.#recipes];
+    return [...this.options.builtins, ...this.#recipes];
   }
 
   get(id: string): Connector | undefined {
@@ -111,7 +110,7 @@ export class ConnectorHub {
   }
 
   settingsOf(id: string): ConnectorSettings {
-    return this.o.connectorSettings()[id] ?? { enabled: false, sites: [] };
+    return this.options.connectorSettings()[id] ?? { enabled: false, sites: [] };
   }
 
   site(connector: Connector): string | undefined {
@@ -127,38 +126,34 @@ export class ConnectorHub {
     return this.all().filter((c) => this.settingsOf(c.id).enabled);
   }
 
-  /** The connector servers offered to an agent: enabled, not hidden for it, within the server limit. */
-  serversFor(agent: AgentFacts, limit = MAX_CONNECTOR_SERVERS): Array<{ key: string; server: ToolServer }> {
-    return this.enabled()
-      .filter((connector) => !agent.hiddenServers.includes(connector.id))
-      .slice(0, limit)
-      .map((connector) => ({ key: connectorServerKey(connector.id), server: this.#serverFor(agent, connector) }));
-  }
-
-  /** One server per agent and connector id, kept for the life of the panel so its declared id stays put. */
-  #serverFor(agent: AgentFacts, connector: Connector): ConnectorToolServer {
-    const key = `${agent.id}:${connector.id}`;
+  /**
+   * The connector's server for an agent: one per agent and connector id, kept for the life of the
+   * panel so its declared id stays put. Which agents are offered it is decided by `AgentOffers`.
+   */
+  serverFor(agent: AgentFacts, id: string): ToolServer {
+    const key = `${agent.id}:${id}`;
     const cached = this.#servers.get(key);
     if (cached) return cached;
-    const id = connector.id;
+    const connector = this.get(id);
+    if (!connector) throw new Error(`There is no connector ${id}.`);
     const server = new ConnectorToolServer({
       id,
       connector: () => this.get(id),
-      version: this.o.version,
+      version: this.options.version,
       agentName: agent.name,
-      windowId: this.o.windowId,
+      windowId: this.options.windowId,
       site: () => this.site(this.get(id) ?? connector),
       enabled: () => this.settingsOf(id).enabled,
-      ...(agent.exposed ? { exposed: () => agent.exposed!(id) } : {}),
-      port: this.o.port,
-      gates: this.o.gates,
-      grants: this.o.grants,
+      ...(agent.exposed ? { exposed: agent.exposed } : {}),
+      port: this.options.port,
+      gates: this.options.gates,
+      grants: this.options.grants,
       onSignedOut: (c, url) => {
         this.health.signedOut(c, url);
-        this.o.promptSignIn(c, url);
+        this.options.promptSignIn(c, url);
       },
       onWorked: (c) => this.health.worked(c),
-      log: (c, message) => this.o.log?.(c.id, message),
+      log: (c, message) => this.options.log?.(c.id, message),
     });
     this.#servers.set(key, server);
     return server;
@@ -167,25 +162,26 @@ export class ConnectorHub {
   async #healthCheck(connector: Connector, signal: AbortSignal) {
     const site = this.site(connector);
     if (!site) return { state: 'no-site' as const };
-    const refusal = await this.o.gates.originRefusal(site);
+    const refusal = await this.options.gates.originRefusal(site);
     if (refusal) return { state: 'not-allowed' as const, reason: refusal.replace(/^Refused: /, '') };
     const ctx = createConnectorContext({
       connectorId: connector.id,
       connectorName: connector.name,
       site,
       auth: connector.auth,
-      port: this.o.port,
-      urlRefusal: (url) => this.o.gates.originRefusal(url),
+      port: this.options.port,
+      urlRefusal: (url) => this.options.gates.originRefusal(url),
       signal,
-      log: (message) => this.o.log?.(connector.id, `health: ${message}`),
+      log: (message) => this.options.log?.(connector.id, `health: ${message}`),
     });
     return connector.healthCheck(ctx);
   }
 
   async #update(id: string, change: (current: ConnectorSettings) => ConnectorSettings): Promise<void> {
-    const all = { ...this.o.connectorSettings() };
-    all[id] = change(this.settingsOf(id));
-    await this.o.saveConnectorSettings(all);
+    await this.options.updateConnectorSettings((all) => ({
+      ...all,
+      [id]: change(all[id] ?? { enabled: false, sites: [] }),
+    }));
   }
 
   async setEnabled(id: string, enabled: boolean): Promise<void> {
@@ -222,12 +218,12 @@ export class ConnectorHub {
     const check = parseRecipeText(text);
     if (!check.ok) return { errors: check.errors };
     const { recipe } = check;
-    if (this.o.builtins.some((b) => b.id === recipe.id)) {
+    if (this.options.builtins.some((b) => b.id === recipe.id)) {
       return { errors: [`id: "${recipe.id}" is the id of a built-in connector; choose another id.`] };
     }
     const connector = recipeToConnector(recipe);
     const replaced = this.#recipes.some((r) => r.id === recipe.id);
-    await this.o.recipes.put(recipe);
+    await this.options.recipes.put(recipe);
     this.#recipes = [...this.#recipes.filter((r) => r.id !== recipe.id), connector];
     if (replaced && this.settingsOf(recipe.id).enabled) this.#serversChanged({ kind: 'tools', connectorId: recipe.id });
     else this.#changed();
@@ -236,11 +232,11 @@ export class ConnectorHub {
 
   async removeRecipe(id: string): Promise<void> {
     const wasEnabled = this.settingsOf(id).enabled;
-    await this.o.recipes.remove(id);
+    await this.options.recipes.remove(id);
     this.#recipes = this.#recipes.filter((r) => r.id !== id);
-    const all = { ...this.o.connectorSettings() };
-    delete all[id];
-    await this.o.saveConnectorSettings(all);
+    await this.options.updateConnectorSettings((all) =>
+      Object.fromEntries(Object.entries(all).filter(([key]) => key !== id)),
+    );
     if (wasEnabled) this.#serversChanged({ kind: 'tools', connectorId: id });
     else this.#changed();
   }

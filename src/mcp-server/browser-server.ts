@@ -71,23 +71,22 @@ export class BrowserToolServer implements ToolServer {
       auditUnknownTool(this.options.gates, this.options.agentName(), this.options.name, name, rawArgs, text);
       return errorResult(text);
     }
-    const o = this.options;
     return runGated(
       {
-        agentName: o.agentName(),
-        server: o.name,
+        agentName: this.options.agentName(),
+        server: this.options.name,
         tool: tool as never,
         rawArgs,
         signal: meta.signal,
-        ...(o.exposed ? { exposed: o.exposed } : {}),
-        resolveTab: () => o.browser.activeTab(o.windowId),
-        tabs: o.browser,
+        ...(this.options.exposed ? { exposed: this.options.exposed } : {}),
+        resolveTab: () => this.options.browser.activeTab(this.options.windowId),
+        tabs: this.options.browser,
         inspectTargets: (args, typed, tab, describe) =>
           inspectTargets(this.#guard(), tab.id, args, typed, describe, meta.signal),
         execute: (args, tab) => this.#execute(tool, args, tab, meta.signal),
       },
-      o.gates,
-      o.grants,
+      this.options.gates,
+      this.options.grants,
     );
   }
 
@@ -102,26 +101,25 @@ export class BrowserToolServer implements ToolServer {
     tab: TabInfo | undefined,
     signal: AbortSignal,
   ): Promise<CallToolResult> {
-    const o = this.options;
     const response = new ResponseBuilder();
     const page = this.#guard();
     const ctx: ToolContext = {
       signal,
-      windowId: o.windowId,
-      browser: o.browser,
+      windowId: this.options.windowId,
+      browser: this.options.browser,
       page,
-      snapshots: o.snapshots,
-      readPage: (at, options = {}) => o.snapshots.capture(page, at, { signal, ...options }),
-      checkDestination: (url) => o.gates.originRefusal(url),
-      isTabVisible: async (url) => (await o.gates.originRefusal(url)) === undefined,
-      ...(o.downloads ? { downloads: o.downloads } : {}),
-      ...(o.dialogs ? { dialogs: o.dialogs } : {}),
+      snapshots: this.options.snapshots,
+      readPage: (at, options = {}) => this.options.snapshots.capture(page, at, { signal, ...options }),
+      checkDestination: (url) => this.options.gates.originRefusal(url),
+      isTabVisible: async (url) => (await this.options.gates.originRefusal(url)) === undefined,
+      ...(this.options.downloads ? { downloads: this.options.downloads } : {}),
+      ...(this.options.dialogs ? { dialogs: this.options.dialogs } : {}),
       // Only a write, confirmed by the user, may answer a dialog: a read's dialogs are always dismissed.
       ...(tool.effect === 'write' && dialogAnswerOf(args.dialog) ? { dialog: dialogAnswerOf(args.dialog)! } : {}),
     };
     const write = tool.effect === 'write';
     // Watching from before the handler runs: a click's download can begin before its result is in.
-    const watch = write && o.downloads?.reporting() ? new DownloadWatch(o.downloads) : undefined;
+    const watch = write && this.options.downloads?.reporting() ? new DownloadWatch(this.options.downloads) : undefined;
     try {
       const work = async () => {
         if (tool.scope === 'page') {
@@ -132,9 +130,9 @@ export class BrowserToolServer implements ToolServer {
           await tool.handle(args as never, ctx, response);
         }
       };
-      if (o.activity) {
-        const call = { tool: tool.name, write, target: tool.scope, tab, windowId: o.windowId, signal };
-        await o.activity.around({ ...call, checkDestination: ctx.checkDestination }, work);
+      if (this.options.activity) {
+        const call = { tool: tool.name, write, target: tool.scope, tab, windowId: this.options.windowId, signal };
+        await this.options.activity.around({ ...call, checkDestination: ctx.checkDestination }, work);
       } else {
         await work();
       }

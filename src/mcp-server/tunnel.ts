@@ -1,7 +1,7 @@
 /**
- * Serves the panel's MCP servers over the ACP socket it opened, in both wire dialects at once.
- * Both arrive as `mcp/message`; a frame with `connectionId` is dialect A (OpenAB), one with
- * `serverId` is dialect B (the ACP SDK binding, handled by the SDK's provider).
+ * Serves the panel's MCP servers over the ACP socket it opened, over both tunnels at once.
+ * Both arrive as `mcp/message`; a frame with `connectionId` is the OpenAB tunnel, one
+ * with `serverId` is the ACP SDK binding (handled by the SDK's provider).
  */
 import {
   McpOverAcpProvider,
@@ -12,7 +12,7 @@ import {
   type McpMessageRequestContext,
   type McpServerRegistration,
 } from '@agentclientprotocol/sdk/unstable';
-import { TunnelDialectA, type DeclaredServer } from './dialect-a';
+import { OpenAbTunnel, type DeclaredServer } from './openab-tunnel';
 import { answerMcpRequest, McpMethodError } from './mcp-core';
 
 /** Calls finish or abort before OpenAB's 180 s tunnel timeout. */
@@ -35,13 +35,13 @@ export interface TunnelOptions {
 }
 
 export class McpTunnel {
-  readonly dialectA: TunnelDialectA;
+  readonly openAb: OpenAbTunnel;
   readonly #provider = new McpOverAcpProvider();
   #registrations: McpServerRegistration[] = [];
   #connection: ClientConnection | undefined;
 
   constructor(private readonly options: TunnelOptions) {
-    this.dialectA = new TunnelDialectA({
+    this.openAb = new OpenAbTunnel({
       declared: options.declared,
       mintConnectionId: options.mintId,
       deadlineMs: options.deadlineMs ?? CALL_DEADLINE_MS,
@@ -51,19 +51,19 @@ export class McpTunnel {
   /** Registers the tunnel's methods on an app before it connects. */
   install(app: ClientApp): ClientApp {
     return app
-      .onRequest('mcp/connect', Raw, ({ params }) => this.dialectA.connect(params))
-      .onRequest('mcp/disconnect', Raw, ({ params }) => this.dialectA.disconnect(params))
+      .onRequest('mcp/connect', Raw, ({ params }) => this.openAb.connect(params))
+      .onRequest('mcp/disconnect', Raw, ({ params }) => this.openAb.disconnect(params))
       .onRequest('mcp/message', Raw, (context) => {
         const { params } = context;
-        if ('connectionId' in params) return this.dialectA.message(params, context.requestId, context.signal);
+        if ('connectionId' in params) return this.openAb.message(params, context.requestId, context.signal);
         if ('serverId' in params) return this.#provider.handleRequest(context as unknown as McpMessageRequestContext);
         throw RequestError.invalidParams(undefined, 'mcp/message needs a connectionId or a serverId');
       })
-      .onNotification('mcp/message', Raw, ({ params }) => this.dialectA.notification(params))
-      .onNotification('mcp/cancel', Raw, ({ params }) => this.dialectA.cancel(params));
+      .onNotification('mcp/message', Raw, ({ params }) => this.openAb.notification(params))
+      .onNotification('mcp/cancel', Raw, ({ params }) => this.openAb.cancel(params));
   }
 
-  /** Binds dialect B's registrations to a fresh connection; ids persist, registrations do not. */
+  /** Binds the ACP SDK binding's registrations to a fresh connection; ids persist, registrations do not. */
   attach(connection: ClientConnection): void {
     this.#connection = connection;
     this.#registrations = this.options.declared().map(({ acpId, server }) =>
@@ -91,12 +91,12 @@ export class McpTunnel {
     );
   }
 
-  /** Tells every open dialect-A connection of a server that its tool list changed. */
+  /** Tells every open OpenAB-tunnel connection of a server that its tool list changed. */
   async announceListChanged(acpId: string): Promise<void> {
     const agent = this.#connection?.agent;
     if (!agent) return;
     await Promise.all(
-      this.dialectA
+      this.openAb
         .connectionsTo(acpId)
         .map((connectionId) =>
           agent
@@ -107,7 +107,7 @@ export class McpTunnel {
   }
 
   close(): void {
-    this.dialectA.close();
+    this.openAb.close();
     for (const registration of this.#registrations) void registration.dispose();
     this.#registrations = [];
     this.#connection = undefined;

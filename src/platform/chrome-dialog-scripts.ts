@@ -3,10 +3,10 @@
  * service worker, which outlives the panel, whenever the settings or Chrome's grants change.
  */
 import { dialogScriptMatches, dialogScripts, sameRegistration, DIALOG_SCRIPT_IDS } from '../shared/dialog-scripts';
-import { SettingsStore } from '../shared/stores';
+import { SettingsStore } from '../shared/settings-store';
 
 async function syncOnce(): Promise<void> {
-  const { settings } = await new SettingsStore(chrome.storage.local).load();
+  const settings = (await SettingsStore.open(chrome.storage.local)).store.get();
   const matches = await dialogScriptMatches(settings.allowedSites, (pattern) =>
     chrome.permissions.contains({ origins: [pattern] }),
   );

@@ -38,7 +38,7 @@ export class CallPresence {
   /** The agents with an action running, per tab, oldest first. */
   readonly #acting = new Map<number, AgentRef[]>();
 
-  constructor(private readonly o: PresenceOptions) {}
+  constructor(private readonly options: PresenceOptions) {}
 
   /** The hook for one agent's browser server; `agent` is read on every call (the user may rename it). */
   activityFor(agent: () => AgentRef): CallActivity {
@@ -47,8 +47,8 @@ export class CallPresence {
 
   async #around(agent: AgentRef, call: ActiveCall, work: () => Promise<void>): Promise<void> {
     const tab = call.target === 'page' ? call.tab : undefined;
-    const joined = tab ? this.o.groups.join(agent, tab.id) : Promise.resolve();
-    const outlined = tab && call.write && this.o.outlineOn() ? tab.id : undefined;
+    const joined = tab ? this.options.groups.join(agent, tab.id) : Promise.resolve();
+    const outlined = tab && call.write && this.options.outlineOn() ? tab.id : undefined;
     if (outlined !== undefined) await this.#begin(outlined, agent);
     try {
       await work();
@@ -60,9 +60,9 @@ export class CallPresence {
   }
 
   async #joinFront(agent: AgentRef, call: ActiveCall): Promise<void> {
-    const front = await this.o.activeTab(call.windowId).catch(() => undefined);
+    const front = await this.options.activeTab(call.windowId).catch(() => undefined);
     if (!front?.url || (await call.checkDestination(front.url)) !== undefined) return;
-    await this.o.groups.join(agent, front.id);
+    await this.options.groups.join(agent, front.id);
   }
 
   async #begin(tabId: number, agent: AgentRef): Promise<void> {
@@ -79,14 +79,14 @@ export class CallPresence {
     const still = acting.at(-1);
     if (still) return this.#show(tabId, still);
     this.#acting.delete(tabId);
-    await this.o.outline.hide(tabId).catch((error: unknown) => this.o.onError?.(error));
+    await this.options.outline.hide(tabId).catch((error: unknown) => this.options.onError?.(error));
   }
 
   async #show(tabId: number, agent: AgentRef): Promise<void> {
     const colour = OUTLINE_COLOURS[colourFor(agent.id)];
     // A page that cannot show it (a browser page, a frame gone) still gets the action.
-    await this.o.outline
-      .show(tabId, this.o.label(agent.name), colour, OUTLINE_LEASE_MS)
-      .catch((error: unknown) => this.o.onError?.(error));
+    await this.options.outline
+      .show(tabId, this.options.label(agent.name), colour, OUTLINE_LEASE_MS)
+      .catch((error: unknown) => this.options.onError?.(error));
   }
 }

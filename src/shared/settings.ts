@@ -4,7 +4,7 @@
  * they live under their own keys in `chrome.storage.local` only.
  */
 import { z } from 'zod';
-import { BlockEntry } from '../mcp-server/gates/blocklist';
+import { BlockEntry } from './block-entry';
 
 export const SETTINGS_VERSION = 4;
 

@@ -2,9 +2,6 @@
  * Typed views over a key-value storage area (`chrome.storage.local` in the panel, a Map in
  * tests). Tokens get their own keys in the local area only; they never enter the settings object.
  */
-import { loadSettings, type LoadedSettings, type Settings } from './settings';
-import type { RememberedChoice } from '../acp/permissions';
-
 export interface StorageArea {
   get(keys: string[]): Promise<Record<string, unknown>>;
   set(items: Record<string, unknown>): Promise<void>;
@@ -21,23 +18,6 @@ export class MemoryArea implements StorageArea {
   }
   async remove(keys: string[]) {
     for (const k of keys) this.data.delete(k);
-  }
-}
-
-const SETTINGS_KEY = 'settings';
-
-export class SettingsStore {
-  constructor(private readonly area: StorageArea) {}
-
-  async load(): Promise<LoadedSettings> {
-    const { [SETTINGS_KEY]: stored } = await this.area.get([SETTINGS_KEY]);
-    const loaded = loadSettings(stored);
-    if (loaded.migratedFrom !== undefined) await this.save(loaded.settings);
-    return loaded;
-  }
-
-  async save(settings: Settings): Promise<void> {
-    await this.area.set({ [SETTINGS_KEY]: settings });
   }
 }
 
@@ -88,27 +68,6 @@ export class SessionIdStore {
     );
     if (Object.keys(moved).length > 0) await this.area.set(moved);
     await this.area.remove(Object.keys(found));
-  }
-}
-
-/** Remembered "always" answers to permission requests, per agent and tool. */
-export class PermissionChoices {
-  #cache = new Map<string, Record<string, RememberedChoice>>();
-  constructor(private readonly area: StorageArea) {}
-  async preload(agentId: string): Promise<void> {
-    const key = `permissions:${agentId}`;
-    const { [key]: stored } = await this.area.get([key]);
-    this.#cache.set(agentId, (stored as Record<string, RememberedChoice> | undefined) ?? {});
-  }
-  memoryFor(agentId: string) {
-    return {
-      get: (tool: string) => this.#cache.get(agentId)?.[tool],
-      set: (tool: string, choice: RememberedChoice) => {
-        const entry = { ...(this.#cache.get(agentId) ?? {}), [tool]: choice };
-        this.#cache.set(agentId, entry);
-        void this.area.set({ [`permissions:${agentId}`]: entry });
-      },
-    };
   }
 }
 

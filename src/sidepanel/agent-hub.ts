@@ -11,13 +11,14 @@ import type { PermissionPrompt } from '../acp/permissions';
 import type { ElicitationPrompt } from '../acp/elicitation';
 import { agentErrorText } from '../acp/agent-error';
 import { RequestError } from '@agentclientprotocol/sdk/unstable';
-import type { DeclaredServer } from '../mcp-server/dialect-a';
+import type { DeclaredServer } from '../mcp-server/openab-tunnel';
 import type { KillSwitch } from '../mcp-server/gates/kill-switch';
-import type { ToolServer } from '../mcp-server/mcp-core';
 import { McpTunnel } from '../mcp-server/tunnel';
 import { Room, type RoomMode } from '../room/room';
 import type { AgentProfile, Dialect } from '../shared/settings';
-import type { PermissionChoices, SessionIdStore, TokenStore } from '../shared/stores';
+import type { PermissionChoices } from '../acp/permission-choices';
+import type { SessionIdStore, TokenStore } from '../shared/stores';
+import type { AgentOffers } from './agent-offers';
 import type { ChatModel, UserItem } from './chat-model';
 import {
   applySessionSetup,
@@ -55,10 +56,8 @@ export interface HubOptions {
   clock: Clock;
   timing?: Partial<ConnectionTiming>;
   mintId(): string;
-  /** The tool servers this agent is offered (browser tools, connectors), by stable id. */
-  serversFor(profile: AgentProfile): Array<{ key: string; server: ToolServer }>;
-  /** Persists a newly minted server id for the agent. */
-  rememberServerId(agentId: string, key: string, id: string): void;
+  /** What each agent is offered, and the ids it knows the servers by. */
+  offers: Pick<AgentOffers, 'declare' | 'serverId' | 'ensureServerId'>;
   onPermission(agent: AgentProfile, prompt: PermissionPrompt): void;
   onElicitation(agent: AgentProfile, prompt: ElicitationPrompt): void;
   /** Room settings, read on every message: mention or ambient routing, and the loop-guard cap. */
@@ -87,16 +86,16 @@ export class AgentHub {
   readonly #listeners = new Set<() => void>();
   readonly #room: Room;
 
-  constructor(private readonly o: HubOptions) {
+  constructor(private readonly options: HubOptions) {
     this.#room = new Room({
-      mode: () => o.roomMode(),
-      loopCap: () => o.loopGuardCap(),
+      mode: () => options.roomMode(),
+      loopCap: () => options.loopGuardCap(),
       agents: () =>
         [...this.#runtimes.values()]
           .filter((r) => r.profile.enabled)
           .map((r) => ({ id: r.profile.id, name: r.profile.name })),
       deliver: (agentId, text) => this.#runtimes.get(agentId)?.connection.send(text),
-      notice: (text) => o.chat.notice(text, undefined, 'warning'),
+      notice: (text) => options.chat.notice(text, undefined, 'warning'),
     });
   }
 
@@ -140,8 +139,8 @@ export class AgentHub {
         ]
       : [];
     this.#drop(profile.id);
-    await this.o.permissions.preload(profile.id);
-    const token = await this.o.tokens.get(profile.id);
+    await this.options.permissions.preload(profile.id);
+    const token = await this.options.tokens.get(profile.id);
     const runtime: Runtime = {
       profile,
       declared: [],
@@ -152,26 +151,26 @@ export class AgentHub {
       connection: undefined as unknown as AgentConnection,
     };
     runtime.declared = this.#declaredServers(profile);
-    runtime.tunnel = new McpTunnel({ declared: () => runtime.declared, mintId: this.o.mintId });
+    runtime.tunnel = new McpTunnel({ declared: () => runtime.declared, mintId: this.options.mintId });
     runtime.connection = new AgentConnection({
       url: profile.url,
       token,
-      clientInfo: { name: 'tabwright', title: 'Tabwright', version: this.o.version },
+      clientInfo: { name: 'tabwright', title: 'Tabwright', version: this.options.version },
       declarations: () => {
         runtime.declared = this.#declaredServers(runtime.profile);
         return runtime.declared.map((d) => declarationFor(runtime.profile.dialect, d.acpId, d.server.name));
       },
       tunnel: runtime.tunnel,
-      WebSocket: this.o.WebSocket,
-      probe: this.o.probe,
-      clock: this.o.clock,
-      mintId: this.o.mintId,
+      WebSocket: this.options.WebSocket,
+      probe: this.options.probe,
+      clock: this.options.clock,
+      mintId: this.options.mintId,
       sessions: {
-        get: () => this.o.sessionIds.get(this.o.windowId, profile.id),
-        set: (id) => this.o.sessionIds.set(this.o.windowId, profile.id, id),
+        get: () => this.options.sessionIds.get(this.options.windowId, profile.id),
+        set: (id) => this.options.sessionIds.set(this.options.windowId, profile.id, id),
       },
-      permissionMemory: this.o.permissions.memoryFor(profile.id),
-      ...(this.o.timing ? { timing: this.o.timing } : {}),
+      permissionMemory: this.options.permissions.memoryFor(profile.id),
+      ...(this.options.timing ? { timing: this.options.timing } : {}),
       events: {
         status: (status, detail) => {
           runtime.status = status;
@@ -182,37 +181,37 @@ export class AgentHub {
           // A new session starts from what the agent says now; a resumed one keeps what it knew.
           if (how === 'session/new') runtime.session = emptySessionState();
           applySessionSetup(runtime.session, setup);
-          if (note) this.o.chat.notice(`${runtime.profile.name}: ${note}`, profile.id);
+          if (note) this.options.chat.notice(`${runtime.profile.name}: ${note}`, profile.id);
           this.#changed();
         },
         turnStarted: (batch) => {
-          this.o.chat.markSent(
+          this.options.chat.markSent(
             profile.id,
             batch.messages.map((m) => m.id),
           );
-          this.o.chat.startTurn(profile.id, runtime.profile.name);
+          this.options.chat.startTurn(profile.id, runtime.profile.name);
           this.#changed();
         },
         update: (update) => this.#onUpdate(runtime, update),
         turnEnded: (_batch, outcome) => {
-          const reply = this.o.chat.replyText(profile.id);
-          this.o.chat.endTurn(profile.id, outcome);
+          const reply = this.options.chat.replyText(profile.id);
+          this.options.chat.endTurn(profile.id, outcome);
           this.#relay(runtime, reply, 'error' in outcome || outcome.stopReason === 'cancelled');
           this.#changed();
         },
-        permission: (prompt) => this.o.onPermission(runtime.profile, prompt),
+        permission: (prompt) => this.options.onPermission(runtime.profile, prompt),
         elicitation: (prompt) => {
-          this.o.onElicitation(runtime.profile, prompt);
+          this.options.onElicitation(runtime.profile, prompt);
           this.#changed();
           void prompt.settled.then(() => this.#changed());
         },
-        notice: (text) => this.o.chat.notice(`${runtime.profile.name}: ${text}`, profile.id),
+        notice: (text) => this.options.chat.notice(`${runtime.profile.name}: ${text}`, profile.id),
         queueChanged: () => this.#changed(),
       },
     });
     this.#runtimes.set(profile.id, runtime);
     for (const message of carried) runtime.connection.send(message.text, message.id);
-    if (profile.enabled && !this.o.killSwitch.engaged) runtime.connection.enable();
+    if (profile.enabled && !this.options.killSwitch.engaged) runtime.connection.enable();
     this.#changed();
   }
 
@@ -221,13 +220,13 @@ export class AgentHub {
     const changed = applySessionState(runtime.session, update);
     if (changed) {
       const mode = modeName(runtime.session);
-      if (changed === 'mode' && mode) this.o.chat.notice(t('modeChanged', runtime.profile.name, mode), id);
+      if (changed === 'mode' && mode) this.options.chat.notice(t('modeChanged', runtime.profile.name, mode), id);
       this.#changed();
       return;
     }
     // A loaded session replays its history while connecting; the transcript already holds it.
-    if (runtime.status === 'connecting' && this.o.chat.hasItemsFrom(id)) return;
-    this.o.chat.applyUpdate(id, runtime.profile.name, update);
+    if (runtime.status === 'connecting' && this.options.chat.hasItemsFrom(id)) return;
+    this.options.chat.applyUpdate(id, runtime.profile.name, update);
   }
 
   /** Changes an agent's settings; connection settings reconnect it, a new name does not. */
@@ -283,7 +282,7 @@ export class AgentHub {
 
   #switchFailed(runtime: Runtime, what: string, error: unknown): void {
     const why = error instanceof RequestError ? agentErrorText(error) : (error as Error).message;
-    this.o.chat.notice(t('switchFailed', runtime.profile.name, what, why), runtime.profile.id, 'error');
+    this.options.chat.notice(t('switchFailed', runtime.profile.name, what, why), runtime.profile.id, 'error');
   }
 
   /** Ends the agent's session (`session/close`) and leaves it disconnected; the next connect starts a new one. */
@@ -293,7 +292,7 @@ export class AgentHub {
     const told = await runtime.connection.closeSession();
     runtime.connection.disable();
     runtime.session = emptySessionState();
-    this.o.chat.notice(t(told ? 'sessionEnded' : 'sessionEndedUntold', runtime.profile.name), agentId);
+    this.options.chat.notice(t(told ? 'sessionEnded' : 'sessionEndedUntold', runtime.profile.name), agentId);
     this.#changed();
   }
 
@@ -311,15 +310,9 @@ export class AgentHub {
   }
 
   #declaredServers(profile: AgentProfile): DeclaredServer[] {
-    return this.o.serversFor(profile).map(({ key, server }) => {
-      let id = profile.serverIds[key];
-      if (!id) {
-        id = crypto.randomUUID();
-        profile.serverIds[key] = id;
-        this.o.rememberServerId(profile.id, key, id);
-      }
-      return { acpId: id, server };
-    });
+    return this.options.offers
+      .declare(profile)
+      .map(({ key, server }) => ({ acpId: this.options.offers.ensureServerId(profile.id, key), server }));
   }
 
   /**
@@ -339,7 +332,7 @@ export class AgentHub {
   /** Tells every agent offered the server `key` that its tool list changed (`notifications/tools/list_changed`). */
   announceListChanged(key: string): void {
     for (const runtime of this.#runtimes.values()) {
-      const id = runtime.profile.serverIds[key];
+      const id = this.options.offers.serverId(runtime.profile.id, key);
       if (id) void runtime.tunnel.announceListChanged(id);
     }
   }
@@ -372,7 +365,7 @@ export class AgentHub {
   send(text: string, to: string[]): void {
     const routed = this.#room.fromHuman(text).map((agent) => agent.id);
     const targets = to.length ? to : routed;
-    const item = this.o.chat.addUser(text, targets);
+    const item = this.options.chat.addUser(text, targets);
     for (const id of targets) this.#runtimes.get(id)?.connection.send(text, item.id);
   }
 
@@ -382,7 +375,7 @@ export class AgentHub {
     const targets = this.#room.fromAgent(runtime.profile.id, reply, partial);
     if (targets.length === 0) return;
     const names = targets.map((agent) => agent.name).join(', ');
-    this.o.chat.notice(t('relayedTo', runtime.profile.name, names), runtime.profile.id);
+    this.options.chat.notice(t('relayedTo', runtime.profile.name, names), runtime.profile.id);
   }
 
   async stopAll(): Promise<void> {
@@ -391,20 +384,20 @@ export class AgentHub {
 
   /** The kill switch: every connection closes and nothing runs until an agent is reconnected. */
   disconnectAll(): void {
-    this.o.killSwitch.engage();
+    this.options.killSwitch.engage();
     for (const runtime of this.#runtimes.values()) runtime.connection.disable();
     this.#changed();
   }
 
   /** Signs an agent in with the method the user picked, then reconnects it. */
   signIn(agentId: string, methodId: string): void {
-    this.o.killSwitch.release();
+    this.options.killSwitch.release();
     this.#runtimes.get(agentId)?.connection.signIn(methodId);
     this.#changed();
   }
 
   reconnect(agentId: string): void {
-    this.o.killSwitch.release();
+    this.options.killSwitch.release();
     this.#runtimes.get(agentId)?.connection.enable();
     this.#changed();
   }

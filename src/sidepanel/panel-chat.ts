@@ -3,7 +3,8 @@
  * transcript and composer, the roster, and Settings → Agents (add, edit, remove). `panel.ts`
  * creates the model and the hub and hands them here.
  */
-import { AgentProfile, type Settings } from '../shared/settings';
+import { AgentProfile } from '../shared/settings';
+import type { SettingsStore } from '../shared/settings-store';
 import type { SessionIdStore, StorageArea, TokenStore } from '../shared/stores';
 import type { AgentHub } from './agent-hub';
 import { needsReconnect } from './agent-input';
@@ -33,7 +34,8 @@ export async function restoreChat(chat: ChatModel, local: StorageArea, windowId:
   return { store, draft: loaded.draft };
 }
 
-export interface ChatMountOptions {
+/** The services the chat side uses (a part of `PanelServices`). */
+export interface ChatServices {
   windowId: number;
   chat: ChatModel;
   hub: AgentHub;
@@ -41,10 +43,12 @@ export interface ChatMountOptions {
   tokens: TokenStore;
   sessionIds: SessionIdStore;
   local: StorageArea;
+  store: SettingsStore;
+}
+
+export interface ChatMountOptions extends ChatServices {
   rosterRoot: HTMLElement;
   defaultUrl: string;
-  settings(): Settings;
-  saveSettings(next: Settings): Promise<void>;
   /** Shows Settings (to edit an agent from its chip). */
   showSettings(): void;
   /** Whether the conversation is on screen, and bringing it back. */
@@ -56,14 +60,27 @@ export interface ChatMountOptions {
   openUrl(url: string): Promise<void>;
 }
 
-export function mountChat(o: ChatMountOptions) {
-  const { chat, hub } = o;
-  o.rosterRoot.setAttribute('aria-label', t('agentsHeading'));
+export interface ChatUi {
+  section: HTMLElement;
+  composer: Composer;
+  transcript: TranscriptView;
+  addAgent(input: NewAgent): Promise<void>;
+  /** Settings → Agents, refreshed. */
+  agentsSection(): HTMLElement;
+  refresh(): void;
+  /** After agents are added: messages restored as queued are sent. */
+  resendQueued(): void;
+  flushHistory(): Promise<void>;
+}
+
+export function mountChat(options: ChatMountOptions): ChatUi {
+  const { chat, hub } = options;
+  options.rosterRoot.setAttribute('aria-label', t('agentsHeading'));
   // Test builds only: the render benchmark feeds updates straight into the model.
   if (__TABWRIGHT_TEST_BUILD__) Object.assign(globalThis, { tabwrightChat: chat });
-  const transcript = new TranscriptView(chat, o.openUrl);
-  let draft = o.restored.draft;
-  const history = recordHistory(chat, o.restored.store, () => draft);
+  const transcript = new TranscriptView(chat, options.openUrl);
+  let draft = options.restored.draft;
+  const history = recordHistory(chat, options.restored.store, () => draft);
   const composer = new Composer({
     initialDraft: draft,
     onSend: (text) => {
@@ -87,8 +104,8 @@ export function mountChat(o: ChatMountOptions) {
     },
     commands: () => hub.commands(),
     agentNames: () =>
-      o
-        .settings()
+      options.store
+        .get()
         .agents.filter((agent) => agent.enabled)
         .map((agent) => agent.name),
   });
@@ -96,46 +113,49 @@ export function mountChat(o: ChatMountOptions) {
 
   const addAgent = async (input: NewAgent) => {
     const profile = AgentProfile.parse({ id: crypto.randomUUID(), ...input });
-    await o.tokens.set(profile.id, input.token);
-    await o.saveSettings({ ...o.settings(), agents: [...o.settings().agents, profile] });
+    await options.tokens.set(profile.id, input.token);
+    await options.store.update((settings) => ({ ...settings, agents: [...settings.agents, profile] }));
     await hub.add(profile);
   };
 
   const agentsSettings = new AgentsSettings({
-    agents: () => o.settings().agents,
+    agents: () => options.store.get().agents,
     statusOf: (id) => {
       const view = hub.views().find((candidate) => candidate.profile.id === id);
       return view ? (view.detail ?? statusText(view.status)) : '';
     },
-    hasToken: async (id) => (await o.tokens.get(id)) !== '',
-    defaultUrl: o.defaultUrl,
+    hasToken: async (id) => (await options.tokens.get(id)) !== '',
+    defaultUrl: options.defaultUrl,
     add: addAgent,
     save: async (id, input) => {
-      const before = o.settings().agents.find((agent) => agent.id === id);
+      const before = options.store.get().agents.find((agent) => agent.id === id);
       if (!before) return;
       const { token, ...fields } = input;
       const after: AgentProfile = { ...before, ...fields };
-      if (typeof token === 'object') await o.tokens.set(id, token.set);
-      else if (token === 'forget') await o.tokens.remove(id);
+      if (typeof token === 'object') await options.tokens.set(id, token.set);
+      else if (token === 'forget') await options.tokens.remove(id);
       // A session belongs to its broker: another broker would only refuse to resume it.
-      if (before.url !== after.url) await o.sessionIds.set(o.windowId, id, undefined);
-      await o.saveSettings({ ...o.settings(), agents: o.settings().agents.map((a) => (a.id === id ? after : a)) });
+      if (before.url !== after.url) await options.sessionIds.set(options.windowId, id, undefined);
+      await options.store.update((settings) => ({
+        ...settings,
+        agents: settings.agents.map((a) => (a.id === id ? after : a)),
+      }));
       await hub.update(after, needsReconnect(before, after, token));
       chat.notice(t('agentSaved', after.name), id);
     },
     remove: async (id) => {
-      const removed = o.settings().agents.find((agent) => agent.id === id);
+      const removed = options.store.get().agents.find((agent) => agent.id === id);
       // Forgotten in storage first: once its chip is gone, closing the panel cannot bring it back.
-      await o.saveSettings({ ...o.settings(), agents: o.settings().agents.filter((a) => a.id !== id) });
-      await o.tokens.remove(id);
-      await o.sessionIds.set(o.windowId, id, undefined);
-      await o.local.remove([`permissions:${id}`]);
+      await options.store.update((settings) => ({ ...settings, agents: settings.agents.filter((a) => a.id !== id) }));
+      await options.tokens.remove(id);
+      await options.sessionIds.set(options.windowId, id, undefined);
+      await options.local.remove([`permissions:${id}`]);
       void hub.remove(id);
       if (removed) chat.notice(t('agentRemoved', removed.name));
     },
   });
 
-  const roster = new Roster(o.rosterRoot, {
+  const roster = new Roster(options.rosterRoot, {
     reconnect: (id) => hub.reconnect(id),
     setMode: (id, modeId) => void hub.setMode(id, modeId),
     setConfigOption: (id, configId, value) => void hub.setConfigOption(id, configId, value),
@@ -143,16 +163,16 @@ export function mountChat(o: ChatMountOptions) {
     disconnect: (id) => hub.disconnect(id),
     signIn: (id, methodId) => hub.signIn(id, methodId),
     edit: (id) => {
-      o.showSettings();
+      options.showSettings();
       void agentsSettings.edit(id);
     },
   });
   // A permission request blocks its agent: when Settings hide the conversation, say so above them.
   const waiting = new Map<string, string>();
   const waitingBar = h('div', { className: 'permission-waiting', role: 'status', hidden: true });
-  o.mainRoot.before(waitingBar);
+  options.mainRoot.before(waitingBar);
   const showWaiting = () => {
-    const shown = waiting.size > 0 && !o.chatShown();
+    const shown = waiting.size > 0 && !options.chatShown();
     waitingBar.hidden = !shown;
     if (!shown) return waitingBar.replaceChildren();
     const [first] = waiting;
@@ -162,7 +182,7 @@ export function mountChat(o: ChatMountOptions) {
         {
           type: 'button',
           onclick: () => {
-            o.showChat();
+            options.showChat();
             transcript.focusPermission(first![0]);
           },
         },
@@ -186,7 +206,7 @@ export function mountChat(o: ChatMountOptions) {
 
   const refresh = () => {
     showWaiting();
-    roster.render(hub.views(), o.settings().actMode);
+    roster.render(hub.views(), options.store.get().actMode);
     composer.setBusy(hub.busy());
     composer.setCanRetry(chat.lastUser() !== undefined);
     agentsSettings.refresh();
@@ -206,7 +226,6 @@ export function mountChat(o: ChatMountOptions) {
       return agentsSettings.element;
     },
     refresh,
-    /** After agents are added: messages restored as queued are sent. */
     resendQueued: () => {
       for (const item of chat.queued()) hub.resend(item);
     },

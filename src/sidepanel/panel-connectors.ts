@@ -1,16 +1,15 @@
 /**
  * The panel's connectors, wired to Chrome: their own background tabs, the gates, stored settings
- * and recipes, health checks on a timer, the sign-in prompt, and the Settings section. The panel
- * asks it which connector servers each agent is offered.
+ * and recipes, health checks on a timer, the sign-in prompt, and the Settings section. Which
+ * agents are offered which connector is `AgentOffers`' call.
  */
 import { builtinConnectors } from '../connectors/builtin';
-import { ConnectorHub, MAX_CONNECTOR_SERVERS, type ServersChange } from '../connectors/hub';
+import { ConnectorHub, type ServersChange } from '../connectors/hub';
 import { RecipeStore } from '../connectors/recipe-store';
 import type { SessionGrants } from '../mcp-server/gates/call-gate';
 import type { GateEnvironment } from '../mcp-server/gates/types';
-import type { ToolServer } from '../mcp-server/mcp-core';
 import { ChromeConnectorTabs } from '../platform/connector-tabs';
-import type { AgentProfile, ConnectorSettings, Settings } from '../shared/settings';
+import type { SettingsStore } from '../shared/settings-store';
 import type { StorageArea } from '../shared/stores';
 import { connectorsSection, showSignInPrompt } from './views/connectors';
 
@@ -20,57 +19,42 @@ export interface PanelConnectorsOptions {
   local: StorageArea;
   gates: GateEnvironment;
   grants: SessionGrants;
-  settings(): Settings;
-  saveSettings(next: Settings): Promise<void>;
+  store: SettingsStore;
   promptsRoot: HTMLElement;
-  /** Whether an agent is still offered a server (the gates' exposure check), read on every call. */
-  exposedFor?(agentId: string, server: string): () => boolean;
   /** Problems the user should read (a stored recipe that no longer reads). */
   notice(text: string): void;
 }
 
 export interface PanelConnectors {
   hub: ConnectorHub;
-  /** Connector servers for an agent, after `taken` other servers (OpenAB allows 8 per session). */
-  serversFor(profile: AgentProfile, taken?: number): Array<{ key: string; server: ToolServer }>;
   section(): HTMLElement;
   onServersChange(listener: (change: ServersChange) => void): () => void;
 }
 
-export async function startConnectors(o: PanelConnectorsOptions): Promise<PanelConnectors> {
+export async function startConnectors(options: PanelConnectorsOptions): Promise<PanelConnectors> {
   const hub = new ConnectorHub({
-    version: o.version,
-    windowId: o.windowId,
+    version: options.version,
+    windowId: options.windowId,
     builtins: builtinConnectors,
-    recipes: new RecipeStore(o.local),
-    port: new ChromeConnectorTabs(o.windowId),
-    gates: o.gates,
-    grants: o.grants,
-    connectorSettings: () => o.settings().connectors,
-    saveConnectorSettings: (connectors: Record<string, ConnectorSettings>) =>
-      o.saveSettings({ ...o.settings(), connectors }),
-    healthMinutes: () => o.settings().connectorHealthMinutes,
+    recipes: new RecipeStore(options.local),
+    port: new ChromeConnectorTabs(options.windowId),
+    gates: options.gates,
+    grants: options.grants,
+    connectorSettings: () => options.store.get().connectors,
+    updateConnectorSettings: (change) =>
+      options.store.update((settings) => ({ ...settings, connectors: change(settings.connectors) })),
+    healthMinutes: () => options.store.get().connectorHealthMinutes,
     timers: {
       setInterval: (fn, ms) => setInterval(fn, ms),
       clearInterval: (handle) => clearInterval(handle as ReturnType<typeof setInterval>),
       now: () => Date.now(),
     },
-    promptSignIn: (connector, url) => showSignInPrompt(o.promptsRoot, connector, url),
+    promptSignIn: (connector, url) => showSignInPrompt(options.promptsRoot, connector, url),
   });
-  for (const problem of await hub.load()) o.notice(problem);
+  for (const problem of await hub.load()) options.notice(problem);
   hub.start();
   return {
     hub,
-    serversFor: (profile, taken = 1) =>
-      hub.serversFor(
-        {
-          id: profile.id,
-          hiddenServers: profile.hiddenServers,
-          name: () => o.settings().agents.find((a) => a.id === profile.id)?.name ?? profile.name,
-          ...(o.exposedFor ? { exposed: (server: string) => o.exposedFor!(profile.id, server)() } : {}),
-        },
-        Math.max(0, Math.min(MAX_CONNECTOR_SERVERS, 8 - taken)),
-      ),
     section: () => connectorsSection(hub),
     onServersChange: (listener) => hub.onServersChange(listener),
   };

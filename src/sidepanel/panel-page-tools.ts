@@ -1,14 +1,15 @@
 /**
  * Page-declared tools wired to Chrome: the window's tabs, main-world scripting, the gates, the
- * settings, and a re-read whenever a tab loads, switches or closes. The panel asks it which page
- * servers each agent is offered.
+ * settings, and a re-read whenever a tab loads, switches or closes. Which agents are offered
+ * which site's tools is `AgentOffers`' call.
  */
 import type { SessionGrants } from '../mcp-server/gates/call-gate';
 import type { GateEnvironment } from '../mcp-server/gates/types';
-import type { ToolServer } from '../mcp-server/mcp-core';
+import type { OfferableServer } from './agent-offers';
 import { ChromePageToolsTransport } from '../platform/page-tools-tabs';
-import type { AgentProfile, Settings } from '../shared/settings';
-import { PageToolsHub, type PageToolsChange } from '../webmcp/hub';
+import type { SettingsStore } from '../shared/settings-store';
+import { pageServerKey, PageToolsHub, type PageToolsChange } from '../webmcp/hub';
+import { pageServerName } from '../webmcp/page-tools';
 import { PageToolsAccess } from '../webmcp/page-access';
 import { offeredPageToolSites, withPageTools } from '../webmcp/page-tool-sites';
 import { pageToolsSection } from './views/page-tools';
@@ -18,27 +19,26 @@ export interface PanelPageToolsOptions {
   version: string;
   gates: GateEnvironment;
   grants: SessionGrants;
-  settings(): Settings;
-  saveSettings(next: Settings): Promise<void>;
-  exposedFor?(agentId: string, server: string): () => boolean;
+  store: SettingsStore;
 }
 
 export interface PanelPageTools {
   hub: PageToolsHub;
-  serversFor(profile: AgentProfile): Array<{ key: string; server: ToolServer }>;
+  /** Each offered site's page server, in declaration order. */
+  offerable(): OfferableServer[];
   section(): HTMLElement;
   onChange(listener: (change: PageToolsChange) => void): () => void;
 }
 
-export function startPageTools(o: PanelPageToolsOptions): PanelPageTools {
-  const transport = new ChromePageToolsTransport(o.windowId);
+export function startPageTools(options: PanelPageToolsOptions): PanelPageTools {
+  const transport = new ChromePageToolsTransport(options.windowId);
   const hub = new PageToolsHub({
-    version: o.version,
-    access: new PageToolsAccess({ transport, decide: (url) => o.gates.originRefusal(url) }),
+    version: options.version,
+    access: new PageToolsAccess({ transport, decide: (url) => options.gates.originRefusal(url) }),
     findTab: (origin) => transport.findTab(origin),
-    origins: () => offeredPageToolSites(o.settings()),
-    gates: o.gates,
-    grants: o.grants,
+    origins: () => offeredPageToolSites(options.store.get()),
+    gates: options.gates,
+    grants: options.grants,
     timers: {
       setInterval: (fn, ms) => setInterval(fn, ms),
       clearInterval: (handle) => clearInterval(handle as ReturnType<typeof setInterval>),
@@ -52,18 +52,18 @@ export function startPageTools(o: PanelPageToolsOptions): PanelPageTools {
   hub.start();
   return {
     hub,
-    serversFor: (profile) =>
-      hub.serversFor({
-        id: profile.id,
-        hiddenServers: profile.hiddenServers,
-        name: () => o.settings().agents.find((a) => a.id === profile.id)?.name ?? profile.name,
-        ...(o.exposedFor ? { exposed: (server: string) => o.exposedFor!(profile.id, server)() } : {}),
-      }),
+    offerable: () =>
+      hub.origins().map((origin) => ({
+        name: pageServerName(origin),
+        key: pageServerKey(origin),
+        server: (agent) =>
+          hub.serverFor({ id: agent.id, hiddenServers: [], name: agent.name, exposed: () => agent.exposed() }, origin),
+      })),
     section: () =>
       pageToolsSection({
-        settings: o.settings,
+        settings: () => options.store.get(),
         setOffered: async (origin, on) => {
-          await o.saveSettings(withPageTools(o.settings(), origin, on));
+          await options.store.update((settings) => withPageTools(settings, origin, on));
           hub.poke();
         },
       }),

@@ -11,7 +11,7 @@ import { chromeOutline } from '../platform/chrome-outline';
 import { chromeTabGroups, followTabGroupEvents, storedGroupMemory } from '../platform/chrome-tab-groups';
 import { CallPresence } from '../presence/call-presence';
 import { AgentTabGroups } from '../presence/tab-groups';
-import type { Settings } from '../shared/settings';
+import type { SettingsStore } from '../shared/settings-store';
 import type { StorageArea } from '../shared/stores';
 import type { AgentHub } from './agent-hub';
 import { t } from './i18n';
@@ -24,15 +24,24 @@ export interface PresenceOptions {
   originRefusal(url: string): Promise<string | undefined>;
   /** Where the groups this panel made are remembered (session storage: they do not outlive the browser). */
   session: StorageArea;
-  settings(): Settings;
-  saveSettings(next: Settings): Promise<void>;
+  store: SettingsStore;
 }
 
-export async function startPresence(o: PresenceOptions) {
+export interface PanelPresence {
+  downloads: DownloadPort;
+  /** The presence hooks for one agent's calls, naming it as it is named now. */
+  activityFor(agentId: string, name: () => string): CallActivity;
+  /** An agent that is no longer connected (or no longer there) takes its group with it. */
+  follow(hub: AgentHub): void;
+  section(): HTMLElement;
+}
+
+export async function startPresence(options: PresenceOptions): Promise<PanelPresence> {
+  const settings = () => options.store.get();
   const warn = (error: unknown) => console.warn('Tabwright:', error);
   const groups = new AgentTabGroups(chromeTabGroups(), {
-    enabled: () => o.settings().agentTabGroups,
-    memory: storedGroupMemory(o.session, o.windowId),
+    enabled: () => settings().agentTabGroups,
+    memory: storedGroupMemory(options.session, options.windowId),
     onError: warn,
   });
   followTabGroupEvents(groups);
@@ -41,13 +50,13 @@ export async function startPresence(o: PresenceOptions) {
   addEventListener('pagehide', () => groups.abandon());
   const presence = new CallPresence({
     groups,
-    outline: chromeOutline(o.browser.page, (url) => o.originRefusal(url)),
-    outlineOn: () => o.settings().agentOutline,
+    outline: chromeOutline(options.browser.page, (url) => options.originRefusal(url)),
+    outlineOn: () => settings().agentOutline,
     label: (name) => t('agentWorkingHere', name),
-    activeTab: (windowId) => o.browser.activeTab(windowId),
+    activeTab: (windowId) => options.browser.activeTab(windowId),
     onError: warn,
   });
-  const downloads: DownloadPort = chromeDownloads(o.settings);
+  const downloads: DownloadPort = chromeDownloads(settings);
 
   return {
     downloads,
@@ -56,7 +65,6 @@ export async function startPresence(o: PresenceOptions) {
       return presence.activityFor(() => ({ id: agentId, name: name() }));
     },
 
-    /** An agent that is no longer connected (or no longer there) takes its group with it. */
     follow(hub: AgentHub): void {
       hub.onChange(() => {
         // An agent that is slow to answer a probe is still there: only a closed connection counts.
@@ -68,18 +76,18 @@ export async function startPresence(o: PresenceOptions) {
 
     section(): HTMLElement {
       return presenceSettingsSection({
-        settings: o.settings,
+        settings,
         setTabGroups: async (on) => {
-          await o.saveSettings({ ...o.settings(), agentTabGroups: on });
+          await options.store.update((s) => ({ ...s, agentTabGroups: on }));
           if (!on) await groups.dissolveAll();
         },
-        setOutline: (on) => o.saveSettings({ ...o.settings(), agentOutline: on }),
+        setOutline: (on) => options.store.update((s) => ({ ...s, agentOutline: on })),
         setReportDownloads: async (on) => {
           if (on) {
             if (!(await requestDownloadsPermission())) return t('downloadsNotGranted');
-            await o.saveSettings({ ...o.settings(), reportDownloads: true, downloadsSince: Date.now() });
+            await options.store.update((s) => ({ ...s, reportDownloads: true, downloadsSince: Date.now() }));
           } else {
-            await o.saveSettings({ ...o.settings(), reportDownloads: false });
+            await options.store.update((s) => ({ ...s, reportDownloads: false }));
             await releaseDownloadsPermission();
           }
           return undefined;

@@ -158,10 +158,11 @@ export class PageToolsHub implements PageToolCatalog {
   serversFor(agent: PageAgentFacts): Array<{ key: string; server: ToolServer }> {
     return this.origins()
       .filter((origin) => !agent.hiddenServers.includes(pageServerName(origin)))
-      .map((origin) => ({ key: pageServerKey(origin), server: this.#serverFor(agent, origin) }));
+      .map((origin) => ({ key: pageServerKey(origin), server: this.serverFor(agent, origin) }));
   }
 
-  #serverFor(agent: PageAgentFacts, origin: string): PageToolServer {
+  /** The site's page server for an agent: one per agent and origin, kept for the life of the panel. */
+  serverFor(agent: PageAgentFacts, origin: string): PageToolServer {
     const key = `${agent.id}:${origin}`;
     const cached = this.#servers.get(key);
     if (cached) return cached;

@@ -1,6 +1,6 @@
 /**
  * The perception e2e set-up: the built test extension in Chromium, its panel connected to an ACP
- * SDK peer, and tool calls made by that peer through the real tunnel (dialect B), so each call
+ * SDK peer, and tool calls made by that peer through the real tunnel (the ACP SDK binding), so each call
  * passes the gates exactly as an agent's would. Fixture pages come from `test/fixtures/perception/`.
  */
 import type { Page } from 'playwright-core';

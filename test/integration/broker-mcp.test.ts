@@ -141,7 +141,7 @@ describe('the broker serves the panel’s tools at /mcp', () => {
     expect(String(browser.calls[0]!.signal.reason)).toMatch(/cancelled by the agent/);
   });
 
-  it('works over dialect B as well', async () => {
+  it('works over the ACP SDK binding as well', async () => {
     broker = await startBroker({ token: TOKEN, dialect: 'b' });
     const browser = scriptedBrowser();
     const panel = attach(broker.url, [browser], 'b');

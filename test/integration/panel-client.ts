@@ -10,7 +10,7 @@ import { fetchProbe } from '../../src/acp/failure';
 import type { PermissionPrompt, RememberedChoice } from '../../src/acp/permissions';
 import type { SessionMethod } from '../../src/acp/session-plan';
 import { declarationFor } from '../../src/sidepanel/agent-hub';
-import type { DeclaredServer } from '../../src/mcp-server/dialect-a';
+import type { DeclaredServer } from '../../src/mcp-server/openab-tunnel';
 import { McpTunnel } from '../../src/mcp-server/tunnel';
 import type { Dialect } from '../../src/shared/settings';
 

@@ -19,7 +19,7 @@ afterEach(async () => {
   await peer?.close();
 });
 
-describe('a connector turned on mid-session, with a dialect-A gateway that ignores list_changed', () => {
+describe('a connector turned on mid-session, with a OpenAB-tunnel gateway that ignores list_changed', () => {
   it('is re-declared on session/resume and answers its tool calls', async () => {
     peer = await startRawPeer({ resume: true });
     const servers = [{ acpId: BROWSER_ID, server: new FakeToolServer('tabwright') }];

@@ -10,7 +10,7 @@ import { AgentConnection, type ConnectionStatus } from '../../src/acp/agent-conn
 import { systemClock } from '../../src/acp/clock';
 import { fetchProbe } from '../../src/acp/failure';
 import type { PermissionPrompt } from '../../src/acp/permissions';
-import type { DeclaredServer } from '../../src/mcp-server/dialect-a';
+import type { DeclaredServer } from '../../src/mcp-server/openab-tunnel';
 import type { CallMeta, ToolServer } from '../../src/mcp-server/mcp-core';
 import { ToolRegistry, type ToolListing } from '../../src/mcp-server/registry';
 import type { CallToolResult } from '../../src/mcp-server/response';

@@ -1,6 +1,6 @@
 /**
  * A second broker peer, written with the ACP SDK's own agent side and server transport (not the
- * project's broker): configurable session capabilities, scripted turns, and dialect-B tool calls
+ * project's broker): configurable session capabilities, scripted turns, and ACP-SDK-binding tool calls
  * through the SDK's McpOverAcpCaller. Tests use it to check the panel against someone else's code.
  */
 import { randomUUID } from 'node:crypto';
@@ -34,7 +34,7 @@ export interface ReceivedPrompt {
 
 export interface SdkPeer {
   url: string;
-  /** Sends one MCP request to the n-th acp server the session declared (dialect B). */
+  /** Sends one MCP request to the n-th acp server the session declared (the ACP SDK binding). */
   mcp(
     sessionId: string,
     serverIndex: number,

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  Blocklist,
-  customEntry,
-  effectiveBlocklist,
-  parseRule,
-  SHIPPED_BLOCKLIST,
-  type BlockEntry,
-  type BlockCategory,
-} from './blocklist';
+import { Blocklist, customEntry, effectiveBlocklist, parseRule, SHIPPED_BLOCKLIST } from './blocklist';
+import type { BlockCategory, BlockEntry } from '../../shared/block-entry';
 
 const entry = (id: string, ...match: string[]): BlockEntry => ({ id, name: id, category: 'custom', match });
 const blockedBy = (list: Blocklist, url: string) => list.match(url)?.entry.id;

@@ -7,26 +7,8 @@
  */
 import { parse } from 'tldts';
 import { z } from 'zod';
+import { BlockEntry } from '../../shared/block-entry';
 import shipped from './blocklist.json' with { type: 'json' };
-
-export const BlockCategory = z.enum([
-  'banking',
-  'payments',
-  'cloud-console',
-  'password-manager',
-  'identity',
-  'account-settings',
-  'custom',
-]);
-export type BlockCategory = z.infer<typeof BlockCategory>;
-
-export const BlockEntry = z.object({
-  id: z.string().min(1),
-  name: z.string().min(1),
-  category: BlockCategory,
-  match: z.array(z.string().min(1)).min(1),
-});
-export type BlockEntry = z.infer<typeof BlockEntry>;
 
 export const BlocklistFile = z.object({ version: z.literal(1), entries: z.array(BlockEntry) });
 

@@ -3,7 +3,7 @@ import { leaveRefusal } from '../dialogs';
 import { namedTab } from '../tool-spec';
 import { defineTool } from '../tool';
 import { leaveDialogArg } from './action-args';
-import { listTabs } from './tab-list';
+import { listTabs } from './tabs';
 
 export const closeTab = defineTool({
   name: 'close_tab',

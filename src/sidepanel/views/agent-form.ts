@@ -95,8 +95,8 @@ function buildForm(options: {
     'select',
     {},
     h('option', { value: 'both' }, t('dialectBoth')),
-    h('option', { value: 'a' }, t('dialectA')),
-    h('option', { value: 'b' }, t('dialectB')),
+    h('option', { value: 'a' }, t('dialectOpenAbTunnel')),
+    h('option', { value: 'b' }, t('dialectAcpSdkBinding')),
   );
   dialect.value = profile?.dialect ?? 'both';
   const browserAccess = check('browser', t('browserAccess'), profile?.browserAccess ?? true, t('browserAccessHint'));

@@ -4,7 +4,7 @@
  * filter shows as JSON Lines. Long logs render the newest few hundred matches, so it stays fast.
  */
 import type { AuditEntry, GateName } from '../../mcp-server/gates/types';
-import { filterAudit, type AuditLog, type AuditQuery, type OutcomeFilter } from '../../shared/audit-log';
+import { filterAudit, type AuditLog, type AuditQuery, type OutcomeFilter } from '../../mcp-server/gates/audit-log';
 import { h } from '../dom';
 import { t } from '../i18n';
 import './gates.css';

@@ -3,7 +3,7 @@
  * and the ways to change it (block a site, remove an entry, restore the shipped entries). A blocked
  * site is refused even when it is on the allowed list.
  */
-import type { BlockCategory, BlockEntry } from '../../mcp-server/gates/blocklist';
+import type { BlockCategory, BlockEntry } from '../../shared/block-entry';
 import { h } from '../dom';
 import { t } from '../i18n';
 

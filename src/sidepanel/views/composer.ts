@@ -49,7 +49,7 @@ export class Composer {
   #matches: Suggestion[] = [];
   #active = 0;
 
-  constructor(private readonly o: ComposerOptions) {
+  constructor(private readonly options: ComposerOptions) {
     this.input = h('textarea', {
       id: 'composer-input',
       rows: 1,
@@ -59,7 +59,7 @@ export class Composer {
       'aria-controls': 'command-list',
       'aria-describedby': 'composer-hint',
     });
-    this.input.value = o.initialDraft;
+    this.input.value = options.initialDraft;
     this.#list = h('ul', {
       className: 'command-list',
       id: 'command-list',
@@ -69,13 +69,13 @@ export class Composer {
     });
     this.#stop = h(
       'button',
-      { type: 'button', className: 'stop', disabled: true, onclick: () => o.onStop() },
+      { type: 'button', className: 'stop', disabled: true, onclick: () => options.onStop() },
       icon('stop'),
       h('span', {}, t('stop')),
     );
     this.#retry = h(
       'button',
-      { type: 'button', className: 'ghost', title: t('retryHint'), disabled: true, onclick: () => o.onRetry() },
+      { type: 'button', className: 'ghost', title: t('retryHint'), disabled: true, onclick: () => options.onRetry() },
       icon('retry'),
       h('span', {}, t('retry')),
     );
@@ -86,7 +86,7 @@ export class Composer {
         className: 'ghost',
         'aria-label': t('clearScreen'),
         title: t('clearScreenHint'),
-        onclick: () => o.onClear(),
+        onclick: () => options.onClear(),
       },
       icon('clear'),
       h('span', {}, t('clear')),
@@ -116,7 +116,7 @@ export class Composer {
     this.input.addEventListener('input', () => {
       this.#grow();
       this.#updateCommands();
-      o.onDraft(this.input.value);
+      options.onDraft(this.input.value);
     });
     this.input.addEventListener('blur', () => setTimeout(() => this.#closeCommands(), 150));
     queueMicrotask(() => this.#grow());
@@ -138,9 +138,9 @@ export class Composer {
   #submit(): void {
     const text = this.input.value.trim();
     if (!text) return;
-    this.o.onSend(text);
+    this.options.onSend(text);
     this.input.value = '';
-    this.o.onDraft('');
+    this.options.onDraft('');
     this.#closeCommands();
     this.#grow();
   }
@@ -179,7 +179,7 @@ export class Composer {
     const slash = /^\/(\S*)$/.exec(value);
     if (slash) {
       const prefix = slash[1]!.toLowerCase();
-      return this.o
+      return this.options
         .commands()
         .filter((command) => command.name.toLowerCase().startsWith(prefix))
         .map((command) => ({
@@ -195,7 +195,7 @@ export class Composer {
     const mention = mentionBeingTyped(value, caret);
     if (!mention) return [];
     const prefix = mention.prefix.toLowerCase();
-    return this.o
+    return this.options
       .agentNames()
       .filter((name) => name.toLowerCase().startsWith(prefix) && name.toLowerCase() !== prefix)
       .map((name) => ({
@@ -249,7 +249,7 @@ export class Composer {
     this.input.value = value.slice(0, suggestion.from) + suggestion.insert + value.slice(suggestion.to);
     const caret = suggestion.from + suggestion.insert.length;
     this.input.setSelectionRange(caret, caret);
-    this.o.onDraft(this.input.value);
+    this.options.onDraft(this.input.value);
     this.#closeCommands();
     this.input.focus();
   }

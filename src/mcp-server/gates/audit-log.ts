@@ -4,8 +4,8 @@
  * stored log, so writes merge under a lock (the Web Locks API in the panel) instead of overwriting
  * each other, and entries carry ids so a merge never loses or doubles one.
  */
-import type { AuditEntry } from '../mcp-server/gates/types';
-import type { StorageArea } from './stores';
+import type { AuditEntry } from './types';
+import type { StorageArea } from '../../shared/stores';
 
 export const AUDIT_KEY = 'audit';
 export const AUDIT_LIMIT = 5_000;

@@ -3,39 +3,41 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { SHIPPED_BLOCKLIST } from '../mcp-server/gates/blocklist';
 import { MAX_DECLARED_SERVERS } from '../mcp-server/gates/exposure';
 import type { ToolServer } from '../mcp-server/mcp-core';
-import { AgentProfile, defaultSettings, type Settings } from '../shared/settings';
+import { AgentProfile } from '../shared/settings';
+import { SettingsStore } from '../shared/settings-store';
 import { MemoryArea } from '../shared/stores';
-import { wireGates } from './gates-wiring';
+import { AgentOffers } from './agent-offers';
+import { startGates } from './gates-service';
 import { settingsView } from './views/settings';
 
 const server = (name: string) => ({ key: name, server: { name } as ToolServer });
 
 async function setup(area = new MemoryArea(), connectorIds: string[] = []) {
-  let settings: Settings = {
-    ...defaultSettings(),
+  const { store } = await SettingsStore.open(area);
+  await store.update((s) => ({
+    ...s,
     agents: [AgentProfile.parse({ id: 'a1', name: 'Demo', url: 'ws://127.0.0.1:1/acp' })],
-  };
+  }));
   const prompts = document.createElement('div');
   document.body.replaceChildren(prompts);
-  const wiring = await wireGates({
-    local: area,
-    settings: () => settings,
-    saveSettings: async (next) => {
-      settings = next;
-    },
-    promptsRoot: prompts,
-    candidates: (profile) => [profile.serverName, ...connectorIds],
+  const wiring = await startGates({ local: area, store, promptsRoot: prompts });
+  const offers = new AgentOffers({
+    store,
+    browserServer: (profile) => server(profile.serverName).server,
+    others: () => connectorIds.map((id) => ({ name: id, key: id, server: () => server(id).server })),
+    mintId: () => crypto.randomUUID(),
   });
   const reconnected: string[] = [];
   const actions = wiring.settingsActions({
+    offers,
     agentsSection: () => document.createElement('section'),
     reconnect: (id) => reconnected.push(id),
     openAudit: () => undefined,
   });
-  return { wiring, actions, settings: () => settings, area, reconnected };
+  return { wiring, offers, actions, settings: () => store.get(), area, reconnected };
 }
 
-describe('the gates wiring behind Settings', () => {
+describe('the gates service behind Settings', () => {
   beforeEach(() => document.body.replaceChildren());
 
   it('adds, removes and restores blocklist entries, keeping the user’s own', async () => {
@@ -70,27 +72,26 @@ describe('the gates wiring behind Settings', () => {
 
   it('declares at most 8 servers, honours hidden ones and browser access, and refuses at once when access goes', async () => {
     const connectors = Array.from({ length: 10 }, (_, i) => `c${i}`);
-    const { wiring, actions, settings } = await setup(new MemoryArea(), connectors);
+    const { offers, actions, settings } = await setup(new MemoryArea(), connectors);
     const profile = settings().agents[0]!;
-    const all = [server('tabwright'), ...connectors.map(server)];
-    const declared = wiring.declare(profile, all).map(({ server }) => server.name);
+    const declared = offers.declare(profile).map(({ server }) => server.name);
     expect(declared).toHaveLength(MAX_DECLARED_SERVERS);
     expect(declared[0]).toBe('tabwright');
     expect(actions.exposure.declaredNow('a1')).toEqual(declared);
 
     await actions.exposure.setOffered('a1', 'c0', false);
-    expect(wiring.declare(profile, all).map(({ server }) => server.name)).not.toContain('c0');
+    expect(offers.declare(profile).map(({ server }) => server.name)).not.toContain('c0');
 
-    const exposed = wiring.exposedFor('a1', 'tabwright');
+    const exposed = offers.exposedFor('a1', 'tabwright');
     expect(exposed()).toBe(true);
     await actions.exposure.setBrowserAccess('a1', false);
     expect(exposed()).toBe(false);
-    expect(wiring.declare(profile, all)).toEqual([]);
+    expect(offers.declare(profile)).toEqual([]);
   });
 
   it('renders the exposure section with the count and a reconnect when the declaration is stale', async () => {
-    const { wiring, actions, settings, reconnected } = await setup(new MemoryArea(), ['fossil']);
-    wiring.declare(settings().agents[0]!, [server('tabwright'), server('fossil')]);
+    const { offers, actions, settings, reconnected } = await setup(new MemoryArea(), ['fossil']);
+    offers.declare(settings().agents[0]!);
     const view = settingsView(actions);
     document.body.append(view);
     expect(view.textContent).toContain('2 of at most 8 servers declared.');

@@ -1,5 +1,5 @@
 /**
- * Dialect B (the ACP SDK's MCP-over-ACP binding, MCP 2026-07-28), against a peer that calls the
+ * The ACP SDK binding (its MCP-over-ACP binding, MCP 2026-07-28), against a peer that calls the
  * panel with the SDK's own McpOverAcpCaller.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -37,8 +37,8 @@ afterEach(async () => {
   await peer.close();
 });
 
-describe('dialect B', () => {
-  it('declares {type, name, serverId} when set to dialect B', () => {
+describe('the ACP SDK binding', () => {
+  it('declares {type, name, serverId} when set to the ACP SDK binding', () => {
     expect(peer.declared.get(session)).toEqual([
       { type: 'acp', name: 'tabwright', serverId: ID_ONE },
       { type: 'acp', name: 'redmine', serverId: ID_TWO },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { AuditEntry } from '../mcp-server/gates/types';
+import type { AuditEntry } from './types';
 import { AUDIT_KEY, AuditLog, filterAudit, type Exclusive } from './audit-log';
-import { MemoryArea } from './stores';
+import { MemoryArea } from '../../shared/stores';
 
 const entry = (time: number, more: Partial<AuditEntry> = {}): AuditEntry => ({
   time,

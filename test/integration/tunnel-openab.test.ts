@@ -1,5 +1,5 @@
 /**
- * Dialect A (OpenAB's tunnel contract). Exact frames come from a raw JSON-RPC peer; the same
+ * The OpenAB tunnel (OpenAB's contract). Exact frames come from a raw JSON-RPC peer; the same
  * flows are then checked through the project's broker. The panel side is the real client.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { panelClient, until } from './panel-client';
 const ID_ONE = '7d3f2a10-0000-4000-8000-00000000000a';
 const ID_TWO = '7d3f2a10-0000-4000-8000-00000000000b';
 
-describe('dialect A against a raw peer', () => {
+describe('the OpenAB tunnel against a raw peer', () => {
   let peer: RawPeer;
   let one: FakeToolServer;
   let two: FakeToolServer;
@@ -174,7 +174,7 @@ describe('dialect A against a raw peer', () => {
   });
 });
 
-describe('dialect A through the project broker', () => {
+describe('the OpenAB tunnel through the project broker', () => {
   let broker: RunningBroker;
   let server: FakeToolServer;
   let client: ReturnType<typeof panelClient>;

@@ -1,5 +1,5 @@
 /**
- * Dialect B end to end: the broker tunnels through the ACP SDK binding (`mcp/message` with
+ * The ACP SDK binding end to end: the broker tunnels through the ACP SDK binding (`mcp/message` with
  * `serverId`), the real panel serves it from the same declarations it gives OpenAB, and the demo
  * agent reads and clicks the fixture page through it.
  */
@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { addAgentThroughForm, allowSite, openActiveTab, openPanelTab, sendMessage } from './harness';
 import { useRig } from './rig';
 
-const TOKEN = 'dialect-b-token';
+const TOKEN = 'acp-sdk-binding-token';
 
-describe('the demo agent over dialect B through the real panel', () => {
+describe('the demo agent over the ACP SDK binding through the real panel', () => {
   const rig = useRig({ token: TOKEN, chunkDelayMs: 0, dialect: 'b' });
 
   it('snapshots, clicks once allowed, and asks a question the user answers', async () => {

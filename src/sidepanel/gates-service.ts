@@ -1,19 +1,19 @@
 /**
  * Everything the panel needs for the gates, built in one place: the kill switch (persisted), the
  * audit log (merged across windows), secret values, the confirmation tray, the gate environment,
- * what each agent is offered, and the Settings and audit views' actions. `panel.ts` calls this
- * and hooks the results into its own structure.
+ * and the Settings and audit views' actions, built once by `panel-services.ts`. The Chrome
+ * calls it needs are in `gates-chrome.ts`; what each agent is offered is `AgentOffers`' call.
  */
 import { customEntry, effectiveBlocklist, SHIPPED_BLOCKLIST } from '../mcp-server/gates/blocklist';
 import { SessionGrants } from '../mcp-server/gates/call-gate';
-import { exposureOf, isOffered } from '../mcp-server/gates/exposure';
 import { KillSwitch } from '../mcp-server/gates/kill-switch';
 import type { GateEnvironment } from '../mcp-server/gates/types';
-import type { ToolServer } from '../mcp-server/mcp-core';
-import { AuditLog } from '../shared/audit-log';
+import { AuditLog } from '../mcp-server/gates/audit-log';
 import { SecretValueStore } from '../shared/secret-values';
 import type { AgentProfile, Settings } from '../shared/settings';
+import type { SettingsStore } from '../shared/settings-store';
 import type { StorageArea } from '../shared/stores';
+import type { AgentOffers } from './agent-offers';
 import { h } from './dom';
 import {
   blocklistFor,
@@ -26,23 +26,22 @@ import {
   requestAllUrls,
   requestHostPermission,
   watchStoredKillSwitch,
-} from './panel-gates';
+} from './gates-chrome';
 import { auditView } from './views/audit';
 import { PromptTray } from './views/confirmations';
 import { killSwitchBanner } from './views/kill-switch';
 import type { SettingsActions } from './views/settings';
 
-export interface GatesWiringOptions {
+export interface GatesServiceOptions {
   local: StorageArea;
-  settings(): Settings;
-  saveSettings(next: Settings): Promise<void>;
+  store: SettingsStore;
   promptsRoot: HTMLElement;
-  /** Names of every server the panel could offer this agent (browser tools, connectors), in declaration order. */
-  candidates(profile: AgentProfile): string[];
 }
 
 /** What the panel supplies to the Settings view besides the gates' own parts. */
 export interface SettingsHost {
+  /** What each agent is offered: the Settings view shows it and changes it. */
+  offers: Pick<AgentOffers, 'candidates' | 'declaredNow'>;
   agentsSection(): HTMLElement;
   /** Re-creates the agent's connection with its current profile, so new declarations take effect. */
   reconnect(agentId: string): void;
@@ -64,17 +63,34 @@ function saveFile(fileName: string, text: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
-export async function wireGates(o: GatesWiringOptions) {
+export interface GatesService {
+  killSwitch: KillSwitch;
+  audit: AuditLog;
+  secrets: SecretValueStore;
+  tray: PromptTray;
+  grants: SessionGrants;
+  gates: GateEnvironment;
+  /** The kill switch was pulled here: withdraw waiting cards and forget "for this site" grants. */
+  disconnected(): void;
+  /** Pulling the switch in another window's panel disconnects this one's agents too. */
+  followOtherPanels(disconnectAll: () => void): void;
+  banner(agents: () => Array<{ id: string; name: string }>, reconnect: (agentId: string) => void): HTMLElement;
+  auditView(close: () => void): HTMLElement;
+  settingsActions(host: SettingsHost): SettingsActions;
+}
+
+export async function startGates(options: GatesServiceOptions): Promise<GatesService> {
+  const settings = () => options.store.get();
   const killSwitch = new KillSwitch();
-  await persistKillSwitch(killSwitch, o.local);
-  const audit = new AuditLog(o.local, { exclusive });
+  await persistKillSwitch(killSwitch, options.local);
+  const audit = new AuditLog(options.local, { exclusive });
   await audit.load();
-  const secrets = new SecretValueStore(o.local);
+  const secrets = new SecretValueStore(options.local);
   await secrets.load();
-  const tray = new PromptTray(o.promptsRoot);
+  const tray = new PromptTray(options.promptsRoot);
   const grants = new SessionGrants();
   const gates: GateEnvironment = createPanelGates({
-    settings: o.settings,
+    settings,
     killed: () => killSwitch.engaged,
     confirmations: { ask: (request, timeoutMs, signal) => tray.confirm(request, timeoutMs, signal) },
     audit: (entry) => audit.append(entry),
@@ -82,24 +98,17 @@ export async function wireGates(o: GatesWiringOptions) {
     hasHostPermission: chromeHasHostPermission,
     hasAllUrls: chromeHasAllUrls,
   });
-  const blocklist = blocklistFor(o.settings);
-  const declaredNow = new Map<string, string[]>();
-  const profileOf = (agentId: string) => o.settings().agents.find((agent) => agent.id === agentId);
-  const candidates = (profile: AgentProfile) => o.candidates(profile);
+  const blocklist = blocklistFor(settings);
 
   let onSaved: (() => void) | undefined;
-  const save = async (next: Settings) => {
-    await o.saveSettings(next);
+  const update = async (change: (current: Settings) => Settings) => {
+    await options.store.update(change);
     onSaved?.();
   };
-  const updateAgent = (agentId: string, change: (profile: AgentProfile) => AgentProfile) => {
-    const settings = o.settings();
-    return save({ ...settings, agents: settings.agents.map((a) => (a.id === agentId ? change(a) : a)) });
-  };
-  const updateBlocklist = (change: (list: Settings['blocklist']) => Settings['blocklist']) => {
-    const settings = o.settings();
-    return save({ ...settings, blocklist: change(settings.blocklist) });
-  };
+  const updateAgent = (agentId: string, change: (profile: AgentProfile) => AgentProfile) =>
+    update((s) => ({ ...s, agents: s.agents.map((a) => (a.id === agentId ? change(a) : a)) }));
+  const updateBlocklist = (change: (list: Settings['blocklist']) => Settings['blocklist']) =>
+    update((s) => ({ ...s, blocklist: change(s.blocklist) }));
 
   return {
     killSwitch,
@@ -109,33 +118,11 @@ export async function wireGates(o: GatesWiringOptions) {
     grants,
     gates,
 
-    /** The servers declared for this agent now: exposure applied, at most 8. */
-    declare<T extends { server: ToolServer }>(profile: AgentProfile, servers: T[]): T[] {
-      // The hub hands over the profile it was started with; what the user set since wins.
-      const live = profileOf(profile.id) ?? profile;
-      const names = exposureOf(
-        live,
-        servers.map(({ server }) => server.name),
-      ).declared;
-      declaredNow.set(profile.id, names);
-      return servers.filter(({ server }) => names.includes(server.name));
-    },
-
-    /** Read on every call: taking access away applies at once, without waiting for a new session. */
-    exposedFor(agentId: string, server: string): () => boolean {
-      return () => {
-        const profile = profileOf(agentId);
-        return profile !== undefined && isOffered(profile, server, candidates(profile));
-      };
-    },
-
-    /** The kill switch was pulled here: withdraw waiting cards and forget "for this site" grants. */
     disconnected(): void {
       tray.withdrawAll();
       grants.clear();
     },
 
-    /** Pulling the switch in another window's panel disconnects this one's agents too. */
     followOtherPanels(disconnectAll: () => void): void {
       watchStoredKillSwitch((engaged) => {
         if (engaged && !killSwitch.engaged) disconnectAll();
@@ -153,38 +140,38 @@ export async function wireGates(o: GatesWiringOptions) {
     settingsActions(host: SettingsHost): SettingsActions {
       onSaved = host.changed;
       return {
-        settings: o.settings,
-        setActMode: (on) => save({ ...o.settings(), actMode: on }),
+        settings,
+        setActMode: (on) => update((s) => ({ ...s, actMode: on })),
         setScreenshots: async (on) => {
           if (on) {
             if (!(await requestAllUrls())) return 'Chrome did not grant access to capture pages; screenshots stay off.';
           } else {
             await releaseAllUrls();
           }
-          await save({ ...o.settings(), screenshots: on });
+          await update((s) => ({ ...s, screenshots: on }));
           return undefined;
         },
-        setConfirmationTimeout: (seconds) => save({ ...o.settings(), confirmationTimeoutSec: seconds }),
+        setConfirmationTimeout: (seconds) => update((s) => ({ ...s, confirmationTimeoutSec: seconds })),
         allowSite: async (origin) => {
           if (!(await requestHostPermission(origin))) return `Chrome did not grant access to ${origin}.`;
-          const settings = o.settings();
-          if (!settings.allowedSites.includes(origin)) {
-            await save({ ...settings, allowedSites: [...settings.allowedSites, origin] });
+          if (!settings().allowedSites.includes(origin)) {
+            await update((s) =>
+              s.allowedSites.includes(origin) ? s : { ...s, allowedSites: [...s.allowedSites, origin] },
+            );
           }
           return undefined;
         },
         removeSite: async (origin) => {
-          const settings = o.settings();
-          await save({ ...settings, allowedSites: settings.allowedSites.filter((s) => s !== origin) });
+          await update((s) => ({ ...s, allowedSites: s.allowedSites.filter((site) => site !== origin) }));
           await releaseHostPermission(origin);
         },
         siteGranted: chromeHasHostPermission,
         siteBlockedBy: (origin) => blocklist().match(`${origin}/`)?.entry.name,
         blocklist: {
-          entries: () => effectiveBlocklist(o.settings().blocklist),
-          removedCount: () => o.settings().blocklist.removed.length,
+          entries: () => effectiveBlocklist(settings().blocklist),
+          removedCount: () => settings().blocklist.removed.length,
           add: async (rule) => {
-            const list = o.settings().blocklist;
+            const list = settings().blocklist;
             const made = customEntry(rule, new Set(list.custom.map((e) => e.id)));
             if (typeof made === 'string') return made;
             if (list.custom.some((e) => e.name === made.name)) return `${made.name} is already on your list.`;
@@ -206,12 +193,9 @@ export async function wireGates(o: GatesWiringOptions) {
         },
         agentsSection: host.agentsSection,
         exposure: {
-          agents: () => o.settings().agents,
-          candidates: (agentId) => {
-            const profile = profileOf(agentId);
-            return profile ? candidates(profile) : [];
-          },
-          declaredNow: (agentId) => declaredNow.get(agentId),
+          agents: () => settings().agents,
+          candidates: (agentId) => host.offers.candidates(agentId),
+          declaredNow: (agentId) => host.offers.declaredNow(agentId),
           setBrowserAccess: (agentId, on) => updateAgent(agentId, (a) => ({ ...a, browserAccess: on })),
           setOffered: (agentId, server, on) =>
             updateAgent(agentId, (a) => ({
@@ -227,5 +211,3 @@ export async function wireGates(o: GatesWiringOptions) {
     },
   };
 }
-
-export type GatesWiring = Awaited<ReturnType<typeof wireGates>>;

@@ -1,5 +1,5 @@
 /**
- * Dialect A, OpenAB's tunnel contract: `mcp/connect {acpId}` opens a connection to a declared
+ * The OpenAB tunnel, OpenAB's contract: `mcp/connect {acpId}` opens a connection to a declared
  * server, `mcp/message {connectionId, method, params?}` carries one flattened inner MCP message
  * (the outer JSON-RPC id correlates), `mcp/disconnect` closes it and `mcp/cancel {requestId}`
  * aborts a call by its outer id.
@@ -13,7 +13,7 @@ export interface DeclaredServer {
   readonly server: ToolServer;
 }
 
-export interface DialectAOptions {
+export interface OpenAbTunnelOptions {
   /** The servers declared to the agent on this socket; only these can be connected to. */
   declared(): readonly DeclaredServer[];
   mintConnectionId(): string;
@@ -34,11 +34,11 @@ function idKey(id: JsonRpcId): string {
   return typeof id === 'string' ? `s:${id}` : `n:${String(id)}`;
 }
 
-export class TunnelDialectA {
+export class OpenAbTunnel {
   readonly #connections = new Map<string, DeclaredServer>();
   readonly #inflight = new Map<string, AbortController>();
 
-  constructor(private readonly options: DialectAOptions) {}
+  constructor(private readonly options: OpenAbTunnelOptions) {}
 
   connect(params: unknown): { connectionId: string } {
     const { acpId } = record(params);

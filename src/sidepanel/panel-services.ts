@@ -1,0 +1,174 @@
+/**
+ * The panel's services, built once per panel in dependency order: the settings store, the gates,
+ * presence, connectors, what each agent is offered, and the hub of agent connections. The views
+ * in `panel.ts` are handed this one object.
+ */
+import { fetchProbe } from '../acp/failure';
+import { systemClock } from '../acp/clock';
+import { browserTools } from '../mcp-server/tools';
+import { BrowserToolServer } from '../mcp-server/browser-server';
+import { SnapshotService } from '../mcp-server/snapshot-service';
+import type { ToolServer } from '../mcp-server/mcp-core';
+import { connectorServerKey } from '../connectors/hub';
+import { ChromeBrowser } from '../platform/chrome-browser';
+import { ChromeDialogs } from '../platform/chrome-dialogs';
+import { SettingsStore } from '../shared/settings-store';
+import { PermissionChoices } from '../acp/permission-choices';
+import { SessionIdStore, StoredRefCounters, TokenStore, type StorageArea } from '../shared/stores';
+import { AgentHub } from './agent-hub';
+import { AgentOffers, type ServedAgent } from './agent-offers';
+import { ChatModel } from './chat-model';
+import { chromeArea } from './chrome-area';
+import { startGates, type GatesService } from './gates-service';
+import { startConnectors, type PanelConnectors } from './panel-connectors';
+import { startPageTools, type PanelPageTools } from './panel-page-tools';
+import { startPresence, type PanelPresence } from './panel-presence';
+import { pageServerKey } from '../webmcp/hub';
+import { restoreChat, type RestoredChat } from './panel-chat';
+import { adoptClosedWindow } from './window-adoption';
+
+export interface PanelServices {
+  windowId: number;
+  version: string;
+  local: StorageArea;
+  store: SettingsStore;
+  tokens: TokenStore;
+  sessionIds: SessionIdStore;
+  chat: ChatModel;
+  restored: RestoredChat;
+  guards: GatesService;
+  presence: PanelPresence;
+  connectors: PanelConnectors;
+  pageTools: PanelPageTools;
+  offers: AgentOffers;
+  hub: AgentHub;
+}
+
+export async function buildPanelServices(promptsRoot: HTMLElement): Promise<PanelServices> {
+  const windowId = (await chrome.windows.getCurrent()).id ?? -1;
+  const version = chrome.runtime.getManifest().version;
+  const local = chromeArea(chrome.storage.local);
+  const session = chromeArea(chrome.storage.session);
+  const { store, problem } = await SettingsStore.open(local);
+
+  const sessionIds = new SessionIdStore(local);
+  const openWindows = await chrome.windows.getAll();
+  await adoptClosedWindow({
+    area: local,
+    sessions: sessionIds,
+    windowId,
+    openWindowIds: new Set(openWindows.flatMap((w) => (w.id === undefined ? [] : [w.id]))),
+    agentIds: store.get().agents.map((agent) => agent.id),
+  });
+  const chat = new ChatModel();
+  const restored = await restoreChat(chat, local, windowId);
+  if (problem) chat.notice(problem);
+  const tokens = new TokenStore(local);
+  const browser = new ChromeBrowser();
+  const dialogs = new ChromeDialogs();
+  const snapshots = new SnapshotService(new StoredRefCounters(session));
+
+  const guards = await startGates({ local, store, promptsRoot });
+  const { killSwitch, gates, grants } = guards;
+  const presence = await startPresence({
+    windowId,
+    browser,
+    originRefusal: (url) => gates.originRefusal(url),
+    session,
+    store,
+  });
+  const connectors = await startConnectors({
+    windowId,
+    version,
+    local,
+    gates,
+    grants,
+    store,
+    promptsRoot,
+    notice: (text) => chat.notice(text),
+  });
+
+  const pageTools = startPageTools({ windowId, version, gates, grants, store });
+
+  const browserServers = new Map<string, ToolServer>();
+  const offers = new AgentOffers({
+    store,
+    browserServer: (profile, agent) => {
+      const key = `${profile.id}:${profile.serverName}`;
+      let server = browserServers.get(key);
+      if (!server) {
+        server = new BrowserToolServer({
+          name: profile.serverName,
+          version,
+          agentName: agent.name,
+          windowId,
+          tools: browserTools,
+          browser,
+          snapshots,
+          gates,
+          grants,
+          exposed: agent.exposed,
+          downloads: presence.downloads,
+          dialogs,
+          activity: presence.activityFor(profile.id, agent.name),
+        });
+        browserServers.set(key, server);
+      }
+      return server;
+    },
+    others: () => [
+      ...connectors.hub.enabled().map((connector) => ({
+        name: connector.id,
+        key: connectorServerKey(connector.id),
+        server: (agent: ServedAgent) => connectors.hub.serverFor(agent, connector.id),
+      })),
+      ...pageTools.offerable(),
+    ],
+    mintId: () => crypto.randomUUID(),
+  });
+
+  const hub = new AgentHub({
+    windowId,
+    killSwitch,
+    version,
+    chat,
+    tokens,
+    sessionIds,
+    permissions: new PermissionChoices(local),
+    WebSocket,
+    probe: fetchProbe,
+    clock: systemClock,
+    mintId: () => crypto.randomUUID(),
+    offers,
+    onPermission: (agent, prompt) => chat.permission(agent.id, agent.name, prompt),
+    onElicitation: (agent, prompt) => chat.elicitation(agent.id, agent.name, prompt),
+    roomMode: () => store.get().roomMode,
+    loopGuardCap: () => store.get().loopGuardCap,
+  });
+  presence.follow(hub);
+  connectors.onServersChange((change) => {
+    if (change.kind === 'tools') hub.announceListChanged(connectorServerKey(change.connectorId));
+    else hub.redeclare();
+  });
+  pageTools.onChange((change) => {
+    if (change.kind === 'tools') hub.announceListChanged(pageServerKey(change.origin));
+    else hub.redeclare();
+  });
+
+  return {
+    windowId,
+    version,
+    local,
+    store,
+    tokens,
+    sessionIds,
+    chat,
+    restored,
+    guards,
+    presence,
+    connectors,
+    pageTools,
+    offers,
+    hub,
+  };
+}
