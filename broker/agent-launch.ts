@@ -5,7 +5,7 @@
  */
 import { client, type InitializeResponse, type RequestPermissionResponse } from '@agentclientprotocol/sdk/unstable';
 import { AgentProcess } from './agent-process';
-import { MAX_METHOD_FRAME_BYTES } from './limits';
+import { MAX_METHOD_FRAME_BYTES } from '../src/contract/acp';
 import type { BrokerSession } from './sessions';
 
 /** One agent process and what it said about itself, bound to at most one broker session. */

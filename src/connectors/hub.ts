@@ -3,6 +3,7 @@
  * health, and one MCP server per enabled connector and agent. Pure: the tab port, the gates and
  * the storage are passed in.
  */
+import { MAX_DECLARED_SERVERS } from '../contract/acp';
 import type { SessionGrants } from '../mcp-server/gates/call-gate';
 import type { GateEnvironment } from '../mcp-server/gates/types';
 import type { ToolServer } from '../mcp-server/mcp-core';
@@ -16,8 +17,8 @@ import type { RecipeStore } from './recipe-store';
 import type { Connector } from './sdk';
 import { normaliseConnectorSite, workingSite } from './sites';
 
-/** OpenAB accepts at most 8 `acp` servers per session; the browser tools take one. */
-export const MAX_CONNECTOR_SERVERS = 7;
+/** Of the servers OpenAB accepts per session, the browser tools take one. */
+export const MAX_CONNECTOR_SERVERS = MAX_DECLARED_SERVERS - 1;
 
 export interface ConnectorHubOptions {
   version: string;

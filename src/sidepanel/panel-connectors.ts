@@ -5,6 +5,7 @@
  */
 import { builtinConnectors } from '../connectors/builtin';
 import { ConnectorHub, MAX_CONNECTOR_SERVERS, type ServersChange } from '../connectors/hub';
+import { MAX_DECLARED_SERVERS } from '../contract/acp';
 import { RecipeStore } from '../connectors/recipe-store';
 import type { SessionGrants } from '../mcp-server/gates/call-gate';
 import type { GateEnvironment } from '../mcp-server/gates/types';
@@ -31,7 +32,7 @@ export interface PanelConnectorsOptions {
 
 export interface PanelConnectors {
   hub: ConnectorHub;
-  /** Connector servers for an agent, after `taken` other servers (OpenAB allows 8 per session). */
+  /** Connector servers for an agent, after `taken` other servers (OpenAB caps a session's servers). */
   serversFor(profile: AgentProfile, taken?: number): Array<{ key: string; server: ToolServer }>;
   section(): HTMLElement;
   onServersChange(listener: (change: ServersChange) => void): () => void;
@@ -69,7 +70,7 @@ export async function startConnectors(o: PanelConnectorsOptions): Promise<PanelC
           name: () => o.settings().agents.find((a) => a.id === profile.id)?.name ?? profile.name,
           ...(o.exposedFor ? { exposed: (server: string) => o.exposedFor!(profile.id, server)() } : {}),
         },
-        Math.max(0, Math.min(MAX_CONNECTOR_SERVERS, 8 - taken)),
+        Math.max(0, Math.min(MAX_CONNECTOR_SERVERS, MAX_DECLARED_SERVERS - taken)),
       ),
     section: () => connectorsSection(hub),
     onServersChange: (listener) => hub.onServersChange(listener),
