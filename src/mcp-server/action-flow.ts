@@ -8,6 +8,7 @@
 import type { z } from 'zod';
 import { parseRef } from '../page/refs';
 import type { ActionReply, ElementTarget, PageCommand } from '../page/protocol';
+import { labelOfLine } from '../page/snapshot-line';
 import { PageCommandError, type NavigationWatch, type TabInfo } from './browser-port';
 import type { ResponseBuilder } from './response';
 import type { Snapshot } from './snapshot-service';
@@ -66,7 +67,7 @@ export function targetLabel(ctx: PageToolContext, args: ElementArgs): string {
   if (args.ref !== undefined) {
     const marker = `[ref=${args.ref.trim()}]`;
     const line = ctx.snapshots.last(ctx.tab.id)?.lines.find((l) => l.includes(marker));
-    const head = line && /^\s*- (.*?)\s*\[ref=/.exec(line)?.[1];
+    const head = line && labelOfLine(line);
     return head ? `${head} ${marker}` : marker;
   }
   return args.selector !== undefined ? `the element matching ${args.selector}` : 'the focused element';
