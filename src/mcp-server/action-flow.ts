@@ -6,6 +6,7 @@
  * new document, the full snapshot.
  */
 import type { z } from 'zod';
+import { meansDocumentGone, PageErrorCode } from '../page/error-codes';
 import { parseRef } from '../page/refs';
 import type { ActionReply, ElementTarget, PageCommand } from '../page/protocol';
 import { labelOfLine } from '../page/snapshot-line';
@@ -31,13 +32,10 @@ export const ACTION_DEADLINE_MS = 30_000;
 /** After a new document loads, its scripts often render a moment later: a short settle. */
 export const AFTER_LOAD_SETTLE = { quietMs: 100, idleMs: 150, capMs: 2_000 };
 
-/** Errors that mean the document went away under the command, i.e. the page navigated. */
-const DOCUMENT_GONE = new Set(['frame-gone', 'bad-reply', 'frame-changed']);
-
 /** Whether an error means the document went away; Chrome's wording varies, so a navigation seen counts too. */
 function documentGone(error: unknown, watch: NavigationWatch | undefined): boolean {
   if (!(error instanceof PageCommandError)) return false;
-  return DOCUMENT_GONE.has(error.code) || (error.code === 'scripting' && !!watch?.started);
+  return meansDocumentGone(error.code) || (error.code === PageErrorCode.Scripting && !!watch?.started);
 }
 
 export interface ElementArgs {
