@@ -39,6 +39,8 @@ export const PageErrorCode = {
   Refused: 'refused',
   /** The document moved to a refused URL before it answered: the reply was withheld. */
   MovedRefused: 'moved-refused',
+  /** A tool the page itself declared (WebMCP) answered with an error. */
+  PageTool: 'page-tool',
 } as const;
 
 /** A code from the list, or an actionability check that failed (`not-actionable:visible`). */
