@@ -14,6 +14,8 @@ export const PageErrorCode = {
   NoOption: 'no-option',
   DisabledOption: 'disabled-option',
   NoScroll: 'no-scroll',
+  /** The element opens the browser's own file picker, which no page event can fill. */
+  FilePicker: 'file-picker',
   StaleRef: 'stale-ref',
   Cancelled: 'cancelled',
   /** The document answered a snapshot meant for another frame. */

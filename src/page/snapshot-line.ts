@@ -11,6 +11,8 @@ export interface LineParts {
   /** Omitted or empty: the line shows no name. */
   name?: string;
   ref?: string;
+  /** Shown instead of `clickable`: a drag source can also be clicked. */
+  draggable?: boolean;
   clickable?: boolean;
   /** A contenteditable textbox's text (shown even when empty once given). */
   value?: string;
@@ -25,7 +27,8 @@ export function renderLine(parts: LineParts): string {
   let line = `${indent(parts.depth)}- ${parts.role}`;
   if (parts.name) line += ` "${parts.name}"`;
   if (parts.ref) line += ` [ref=${parts.ref}]`;
-  if (parts.clickable) line += ' [clickable]';
+  if (parts.draggable) line += ' [draggable]';
+  else if (parts.clickable) line += ' [clickable]';
   if (parts.value !== undefined) line += ` [value="${parts.value}"]`;
   return line + (parts.states ?? '');
 }
