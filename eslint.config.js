@@ -36,6 +36,37 @@ export default tseslint.config(
   },
   { files: PURE, ignores: ['**/*.test.ts'], rules: noChrome },
   {
+    // The broker runs in Node and knows the panel only through the contract (wire facts, tool manifest).
+    files: ['broker/**'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)src/(?!contract/)',
+              message: 'The broker imports only src/contract/ from the panel side.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The contract is imported by both sides: plain data and functions, no platform, no panel code.
+    files: ['src/contract/**'],
+    rules: {
+      ...noChrome,
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ group: ['../**', 'node:*'], message: 'src/contract/ depends on nothing but itself.' }],
+        },
+      ],
+    },
+  },
+  {
     // Page code runs inside web pages: it may not reach into the panel or the platform layer.
     files: ['src/page/**'],
     rules: {

@@ -12,13 +12,16 @@ import {
   type ContentBlock,
   type PromptResponse,
 } from '@agentclientprotocol/sdk/unstable';
+import {
+  isJsonObject,
+  MAX_DECLARED_SERVERS,
+  MESSAGE_ID_META,
+  PARAMS_NOT_OBJECT,
+  PROMPT_DEDUP_META,
+} from '../src/contract/acp';
 import type { FrontedAgent, SessionSetup } from './fronted-agent';
-import { MAX_ACP_SERVERS_PER_SESSION } from './limits';
 import { mcpCaller, PanelServer, type AcpDeclaration, type Dialect } from './panel-tools';
 import type { BrokerSession, SessionStore } from './sessions';
-
-export const PROMPT_DEDUP_META = 'tabwright/dropsRepeatedPrompts';
-export const MESSAGE_ID_META = 'tabwright/messageId';
 
 export interface HostOptions {
   sessions: SessionStore;
@@ -31,10 +34,8 @@ export interface HostOptions {
 
 const Raw = {
   parse(value: unknown): Record<string, unknown> {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw RequestError.invalidParams(undefined, 'params must be an object');
-    }
-    return value as Record<string, unknown>;
+    if (!isJsonObject(value)) throw RequestError.invalidParams(undefined, PARAMS_NOT_OBJECT);
+    return value;
   },
 };
 
@@ -51,8 +52,8 @@ export function acpDeclarations(params: Record<string, unknown>): AcpDeclaration
       throw RequestError.invalidParams(undefined, 'an acp MCP server needs a name and an id');
     }
   }
-  if (acp.length > MAX_ACP_SERVERS_PER_SESSION) {
-    throw RequestError.invalidParams(undefined, `At most ${MAX_ACP_SERVERS_PER_SESSION} acp MCP servers per session`);
+  if (acp.length > MAX_DECLARED_SERVERS) {
+    throw RequestError.invalidParams(undefined, `At most ${MAX_DECLARED_SERVERS} acp MCP servers per session`);
   }
   const names = new Set(acp.map((server) => server.name));
   if (names.size !== acp.length) throw RequestError.invalidParams(undefined, 'acp MCP server names must be unique');

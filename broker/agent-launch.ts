@@ -11,7 +11,7 @@ import {
 } from '@agentclientprotocol/sdk/unstable';
 import { noteSetupUpdate } from './fronted-agent';
 import { AgentProcess } from './agent-process';
-import { MAX_METHOD_FRAME_BYTES } from './limits';
+import { MAX_METHOD_FRAME_BYTES } from '../src/contract/acp';
 import type { BrokerSession } from './sessions';
 
 /** One agent process and what it said about itself, bound to at most one broker session. */

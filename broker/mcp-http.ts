@@ -1,7 +1,7 @@
 /**
  * `/mcp`: the panel's tools as a normal Streamable-HTTP MCP server, for any MCP client and for
- * agents the broker fronts. Built on `@modelcontextprotocol/sdk` (revisions 2025-06-18 and
- * 2025-11-25); each client session gets its own SDK server and transport. Every call goes through
+ * agents the broker fronts. Built on `@modelcontextprotocol/sdk` (the stateful revisions of
+ * src/contract/mcp.ts); each client session gets its own SDK server and transport. Every call goes through
  * the panel's tunnel, so act mode, the allowlist and confirmations apply there as for any agent.
  */
 import { randomUUID } from 'node:crypto';
@@ -9,15 +9,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, isInitializeRequest, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { BROWSER_INSTRUCTIONS } from '../src/mcp-server/browser-server';
+import { BROWSER_INSTRUCTIONS } from '../src/contract/browser-tools';
+import { MCP_NEWEST_REVISION, MCP_STATEFUL_REVISIONS } from '../src/contract/mcp';
 import { MAX_HTTP_BODY_BYTES, MAX_MCP_HTTP_SESSIONS } from './limits';
 import type { ToolCatalog } from './tool-catalog';
 
-export const MCP_REVISIONS = ['2025-11-25', '2025-06-18'] as const;
-
 /** The revision to answer with: the client's when we serve it, else our newest (the client decides). */
 export function negotiateRevision(requested: unknown): string {
-  return (MCP_REVISIONS as readonly unknown[]).includes(requested) ? (requested as string) : MCP_REVISIONS[0];
+  return (MCP_STATEFUL_REVISIONS as readonly unknown[]).includes(requested)
+    ? (requested as string)
+    : MCP_NEWEST_REVISION;
 }
 
 interface ClientSession {

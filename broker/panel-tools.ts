@@ -5,7 +5,8 @@
  * broker gives up on is cancelled in the panel too (`mcp/cancel`, see tunnel-cancel.ts).
  */
 import { McpOverAcpCaller, type AgentContext } from '@agentclientprotocol/sdk/unstable';
-import { MAX_METHOD_FRAME_BYTES, TUNNEL_TIMEOUT_MS } from './limits';
+import { MAX_METHOD_FRAME_BYTES, TUNNEL_TIMEOUT_MS } from '../src/contract/acp';
+import { MCP_TUNNEL_REVISION, type CallToolResult, type McpTool } from '../src/contract/mcp';
 
 export interface AcpDeclaration {
   type: 'acp';
@@ -14,19 +15,7 @@ export interface AcpDeclaration {
   serverId?: string;
 }
 
-export interface McpTool {
-  name: string;
-  description?: string;
-  inputSchema: Record<string, unknown>;
-  [key: string]: unknown;
-}
-
-export interface CallToolResult {
-  content: Array<{ type: string; text?: string; data?: string; mimeType?: string; [key: string]: unknown }>;
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-  [key: string]: unknown;
-}
+export type { CallToolResult, McpTool };
 
 export type Dialect = 'a' | 'b';
 
@@ -104,7 +93,7 @@ export class PanelServer {
     const size = Buffer.byteLength(JSON.stringify(params ?? {}));
     if (size > MAX_METHOD_FRAME_BYTES - ENVELOPE_BYTES) {
       throw new TunnelError(
-        `The request is ${size} bytes; the tunnel carries at most 1 MiB per call. Send smaller arguments.`,
+        `The request is ${size} bytes; the tunnel carries at most ${MAX_METHOD_FRAME_BYTES / 1024 / 1024} MiB per call. Send smaller arguments.`,
         'too_large',
       );
     }
@@ -168,7 +157,7 @@ export class PanelServer {
             connectionId,
             method: 'initialize',
             params: {
-              protocolVersion: '2025-06-18',
+              protocolVersion: MCP_TUNNEL_REVISION,
               capabilities: {},
               clientInfo: { name: 'tabwright-broker', version: '1' },
             },

@@ -14,7 +14,7 @@ import { AgentPassthrough } from './agent-passthrough';
 import { demoAgent } from './demo-backend';
 import { parseExtensionIds, TEST_BUILD_EXTENSION_ID } from './extension-ids';
 import type { FrontedAgent } from './fronted-agent';
-import { MAX_INBOUND_FRAME_BYTES } from './limits';
+import { MAX_INBOUND_FRAME_BYTES } from '../src/contract/acp';
 import { jsonRpcError, McpHttpEndpoint, notFound } from './mcp-http';
 import { bridgeCommand } from './mcp-stdio-bridge';
 import type { Dialect } from './panel-tools';

@@ -6,7 +6,7 @@
  */
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import type { WebSocket } from 'ws';
-import { MAX_METHOD_FRAME_BYTES } from './limits';
+import { MAX_METHOD_FRAME_BYTES } from '../src/contract/acp';
 import type { TunnelCancelTranslator } from './tunnel-cancel';
 
 type Json = Record<string, unknown>;

@@ -14,7 +14,7 @@ function session(servers: PanelServer[], attached = true): BrokerSession {
 }
 
 const ok = (text: string) => async (): Promise<CallToolResult> => ({ content: [{ type: 'text', text }] });
-const text = (result: CallToolResult) => result.content.map((block) => block.text).join('');
+const text = (result: CallToolResult) => result.content.map((block) => ('text' in block ? block.text : '')).join('');
 
 describe('ToolCatalog', () => {
   it('lists the shared registry’s browser tools while no panel is attached, and says why calls fail', async () => {

@@ -2,31 +2,25 @@
  * The tools an MCP client (or a fronted agent) sees through the broker: the attached panel's
  * declared servers, merged into one list, each call routed to the server that listed it. While no
  * panel is attached the built-in browser tools are still listed — their names and schemas come
- * from the panel's own registry — and answer that the browser is not connected. A panel that
- * gives the agent no tools (browser access off) lists none.
+ * from the manifest written from the panel's registry — and answer that the browser is not
+ * connected. A panel that gives the agent no tools (browser access off) lists none.
  */
-import { ToolRegistry } from '../src/mcp-server/registry';
-import { browserTools } from '../src/mcp-server/tools/index';
-import { TunnelError, type CallToolResult, type McpTool, type PanelServer } from './panel-tools';
+import { DEFAULT_BROWSER_SERVER } from '../src/contract/browser-tools';
+import { browserToolsUnder } from '../src/contract/tool-manifest';
+import { errorResult, unknownToolText, type CallToolResult, type McpTool } from '../src/contract/mcp';
+import { TunnelError, type PanelServer } from './panel-tools';
 import type { BrokerSession } from './sessions';
-
-export const DEFAULT_BROWSER_SERVER = 'tabwright';
 
 const builtIns = new Map<string, McpTool[]>();
 
-/** The browser tools as the panel lists them under `serverName`, derived from the shared registry. */
+/** The browser tools as the panel lists them under `serverName`, from the manifest. */
 export function builtInTools(serverName: string): McpTool[] {
   let listing = builtIns.get(serverName);
   if (!listing) {
-    const registry = new ToolRegistry(serverName, browserTools);
-    listing = registry.list() as McpTool[];
+    listing = browserToolsUnder(serverName);
     builtIns.set(serverName, listing);
   }
   return listing;
-}
-
-export function errorResult(text: string): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text }] };
 }
 
 export const NOT_CONNECTED =
@@ -119,7 +113,7 @@ export class ToolCatalog {
   }
 
   #unknown(name: string, tools: McpTool[]): CallToolResult {
-    const known = tools.map((tool) => tool.name).join(', ') || '(none)';
-    return errorResult(`Unknown tool ${name}. Available tools: ${known}.`);
+    const known = tools.map((tool) => tool.name);
+    return errorResult(unknownToolText(name, known));
   }
 }

@@ -33,6 +33,7 @@ function buildIfNeeded(): void {
   const manifest = join(dist, 'manifest.json');
   if (existsSync(manifest) && newestMtime(manifest) >= Math.max(...inputs.map(newestMtime))) return;
   console.log('Building the extension…');
+  execFileSync('npx', ['tsx', 'scripts/tool-manifest.ts'], { cwd: root, stdio: 'inherit' });
   execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
 }
 

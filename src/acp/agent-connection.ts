@@ -31,7 +31,8 @@ import { classifyFailure, type Failure, type ReachabilityProbe } from './failure
 import { LivenessMonitor } from './liveness';
 import { batchText, Outbox, type Batch, type QueuedMessage } from './outbox';
 import { PermissionBroker, type PermissionMemory, type PermissionPrompt } from './permissions';
-import { brokerDropsRepeats, MESSAGE_ID_META, planSession, type SessionMethod } from './session-plan';
+import { MAX_METHOD_FRAME_BYTES, MESSAGE_ID_META } from '../contract/acp';
+import { brokerDropsRepeats, planSession, type SessionMethod } from './session-plan';
 import { observeSocket, type SocketObservation } from './socket-observer';
 import type { McpTunnel } from '../mcp-server/tunnel';
 
@@ -83,9 +84,6 @@ export const DEFAULT_TIMING: ConnectionTiming = {
   handshakeTimeoutMs: 20_000,
   backoff: DEFAULT_BACKOFF,
 };
-
-/** OpenAB refuses a method-bearing frame over 1 MiB; refuse it here first, with a reason. */
-export const MAX_PROMPT_FRAME_BYTES = 1024 * 1024;
 
 export interface AgentConnectionOptions {
   url: string;
@@ -553,11 +551,12 @@ export class AgentConnection {
       _meta: { [MESSAGE_ID_META]: batch.id },
     };
     const frameBytes = new TextEncoder().encode(JSON.stringify(params)).length + 64;
-    if (frameBytes > MAX_PROMPT_FRAME_BYTES) {
+    // OpenAB refuses a method-bearing frame over the limit; refuse it here first, with a reason.
+    if (frameBytes > MAX_METHOD_FRAME_BYTES) {
       this.outbox.complete();
       this.#queueChanged();
       this.#options.events.turnEnded(batch.id, {
-        error: `This message is ${(frameBytes / 1024).toFixed(0)} KiB; the broker accepts at most 1024 KiB per message. Shorten it or split it.`,
+        error: `This message is ${(frameBytes / 1024).toFixed(0)} KiB; the broker accepts at most ${MAX_METHOD_FRAME_BYTES / 1024} KiB per message. Shorten it or split it.`,
       });
       return void this.#pump();
     }

@@ -3,6 +3,7 @@
  * else load it, else start a new one.
  */
 import type { AgentCapabilities } from '@agentclientprotocol/sdk/unstable';
+import { PROMPT_DEDUP_META } from '../contract/acp';
 
 export type SessionMethod = 'session/resume' | 'session/load' | 'session/new';
 
@@ -15,9 +16,6 @@ export function planSession(
   if (capabilities?.loadSession) return 'session/load';
   return 'session/new';
 }
-
-export const PROMPT_DEDUP_META = 'tabwright/dropsRepeatedPrompts';
-export const MESSAGE_ID_META = 'tabwright/messageId';
 
 /** Our broker says in `initialize` that it drops a prompt whose client message id it has seen. */
 export function brokerDropsRepeats(initializeMeta: Record<string, unknown> | null | undefined): boolean {

@@ -10,6 +10,7 @@ import type { TabInfo } from '../mcp-server/browser-port';
 import type { CallMeta, ToolServer } from '../mcp-server/mcp-core';
 import { describeArgumentErrors, ToolRegistry, type ToolListing } from '../mcp-server/registry';
 import type { ToolSpec } from '../mcp-server/tool-spec';
+import { unknownToolText } from '../contract/mcp';
 import { ResponseBuilder, errorResult, type CallToolResult } from '../mcp-server/response';
 import { createConnectorContext, signInUrl, type ConnectorTabPort } from './context';
 import { AuthExpiredError, ConnectorError, renderData, type Connector, type ConnectorTool } from './sdk';
@@ -118,11 +119,12 @@ export class ConnectorToolServer implements ToolServer {
     const registry = this.#registry(connector);
     const entry = registry.lookup(name);
     if (!entry) {
-      const known = registry
-        .list()
-        .map((listing) => listing.name)
-        .join(', ');
-      return errorResult(`Unknown tool ${name}. Available tools: ${known}.`);
+      return errorResult(
+        unknownToolText(
+          name,
+          registry.list().map((listing) => listing.name),
+        ),
+      );
     }
     const options = this.options;
     return runGated(

@@ -6,8 +6,10 @@
  * new document, the full snapshot.
  */
 import type { z } from 'zod';
+import { meansDocumentGone, PageErrorCode } from '../page/error-codes';
 import { parseRef } from '../page/refs';
 import type { ActionReply, ElementTarget, PageCommand } from '../page/protocol';
+import { labelOfLine } from '../page/snapshot-line';
 import { PageCommandError, type NavigationWatch, type TabInfo } from './browser-port';
 import type { ResponseBuilder } from './response';
 import type { Snapshot } from './snapshot-service';
@@ -48,13 +50,10 @@ export interface ActionTiming {
   reportMs: number;
 }
 
-/** Errors that mean the document went away under the command, i.e. the page navigated. */
-const DOCUMENT_GONE = new Set(['frame-gone', 'bad-reply', 'frame-changed']);
-
 /** Whether an error means the document went away; Chrome's wording varies, so a navigation seen counts too. */
 function documentGone(error: unknown, watch: NavigationWatch | undefined): boolean {
   if (!(error instanceof PageCommandError)) return false;
-  return DOCUMENT_GONE.has(error.code) || (error.code === 'scripting' && !!watch?.started);
+  return meansDocumentGone(error.code) || (error.code === PageErrorCode.Scripting && !!watch?.started);
 }
 
 export interface ElementArgs {
@@ -84,7 +83,7 @@ export function targetLabel(ctx: PageToolContext, args: ElementArgs): string {
   if (args.ref !== undefined) {
     const marker = `[ref=${args.ref.trim()}]`;
     const line = ctx.snapshots.last(ctx.tab.id)?.lines.find((l) => l.includes(marker));
-    const head = line && /^\s*- (.*?)\s*\[ref=/.exec(line)?.[1];
+    const head = line && labelOfLine(line);
     return head ? `${head} ${marker}` : marker;
   }
   return args.selector !== undefined ? `the element matching ${args.selector}` : 'the focused element';

@@ -2,6 +2,7 @@
  * The narrow view of the browser that tools get. The panel implements it over `chrome.*`; unit
  * tests implement it over fakes. Nothing in here touches `chrome` itself.
  */
+import type { PageErrorCode } from '../page/error-codes';
 import type { PageCommand, PageReply } from '../page/protocol';
 import type { NavigationState, SettleOutcome } from './navigation-tracker';
 
@@ -138,7 +139,7 @@ export type ToolBrowser = Omit<BrowserPort, 'page'>;
 export class PageCommandError extends Error {
   constructor(
     message: string,
-    readonly code: string,
+    readonly code: PageErrorCode,
   ) {
     super(message);
   }

@@ -3,12 +3,10 @@
  * revisions), `server/discover` (stateless 2026-07-28), `ping`, `tools/list` and `tools/call`.
  * Protocol faults throw McpMethodError; tool failures are results with `isError`.
  */
+import { isJsonObject, PARAMS_NOT_OBJECT } from '../contract/acp';
+import { MCP_STATEFUL_REVISIONS, MCP_STATELESS_REVISION, MCP_TUNNEL_REVISION } from '../contract/mcp';
 import type { ToolListing } from './registry';
 import type { CallToolResult } from './response';
-
-export const STATEFUL_REVISIONS = ['2025-06-18', '2025-11-25'] as const;
-export const STATELESS_REVISION = '2026-07-28';
-export const DEFAULT_REVISION = '2025-06-18';
 
 export interface CallMeta {
   signal: AbortSignal;
@@ -38,10 +36,6 @@ export class McpMethodError extends Error {
 export const MCP_INVALID_PARAMS = -32602;
 export const MCP_METHOD_NOT_FOUND = -32601;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function serverInfo(server: ToolServer) {
   return { name: server.name, title: 'Tabwright', version: server.version };
 }
@@ -59,18 +53,18 @@ export async function answerMcpRequest(
   params: unknown,
   options: AnswerOptions,
 ): Promise<Record<string, unknown>> {
-  if (params !== undefined && params !== null && !isObject(params)) {
-    throw new McpMethodError(MCP_INVALID_PARAMS, 'params must be an object');
+  if (params !== undefined && params !== null && !isJsonObject(params)) {
+    throw new McpMethodError(MCP_INVALID_PARAMS, PARAMS_NOT_OBJECT);
   }
   const p = (params ?? {}) as Record<string, unknown>;
   const done = (result: Record<string, unknown>) =>
     options.stateless ? { ...result, resultType: 'complete' } : result;
   switch (method) {
     case 'initialize': {
-      const requested = typeof p.protocolVersion === 'string' ? p.protocolVersion : DEFAULT_REVISION;
-      const protocolVersion = (STATEFUL_REVISIONS as readonly string[]).includes(requested)
+      const requested = typeof p.protocolVersion === 'string' ? p.protocolVersion : MCP_TUNNEL_REVISION;
+      const protocolVersion = (MCP_STATEFUL_REVISIONS as readonly string[]).includes(requested)
         ? requested
-        : DEFAULT_REVISION;
+        : MCP_TUNNEL_REVISION;
       return {
         protocolVersion,
         capabilities,
@@ -80,7 +74,7 @@ export async function answerMcpRequest(
     }
     case 'server/discover':
       return done({
-        supportedVersions: [STATELESS_REVISION, ...STATEFUL_REVISIONS],
+        supportedVersions: [MCP_STATELESS_REVISION, ...MCP_STATEFUL_REVISIONS],
         capabilities,
         serverInfo: serverInfo(server),
         ...(server.instructions ? { instructions: server.instructions } : {}),
@@ -94,7 +88,7 @@ export async function answerMcpRequest(
       if (typeof p.name !== 'string' || p.name === '') {
         throw new McpMethodError(MCP_INVALID_PARAMS, 'tools/call needs a tool name in params.name');
       }
-      if (p.arguments !== undefined && p.arguments !== null && !isObject(p.arguments)) {
+      if (p.arguments !== undefined && p.arguments !== null && !isJsonObject(p.arguments)) {
         throw new McpMethodError(MCP_INVALID_PARAMS, 'tools/call arguments must be an object');
       }
       const result = await server.call(

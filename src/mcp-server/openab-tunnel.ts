@@ -5,6 +5,7 @@
  * aborts a call by its outer id.
  */
 import { RequestError } from '@agentclientprotocol/sdk/unstable';
+import { isJsonObject, PARAMS_NOT_OBJECT } from '../contract/acp';
 import { answerMcpRequest, McpMethodError, type ToolServer } from './mcp-core';
 
 export interface DeclaredServer {
@@ -24,10 +25,8 @@ export interface OpenAbTunnelOptions {
 type JsonRpcId = string | number | null;
 
 function record(params: unknown): Record<string, unknown> {
-  if (typeof params !== 'object' || params === null || Array.isArray(params)) {
-    throw RequestError.invalidParams(undefined, 'params must be an object');
-  }
-  return params as Record<string, unknown>;
+  if (!isJsonObject(params)) throw RequestError.invalidParams(undefined, PARAMS_NOT_OBJECT);
+  return params;
 }
 
 function idKey(id: JsonRpcId): string {

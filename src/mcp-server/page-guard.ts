@@ -6,6 +6,7 @@
  * that URL passes the same decision. about:blank and srcdoc frames hold the origin of the document
  * that made them, so they take the verdict of their nearest ancestor with a real URL.
  */
+import { FRAME_GONE_TEXT, PageErrorCode } from '../page/error-codes';
 import { parseRef } from '../page/refs';
 import type { PageCommand, PageReply } from '../page/protocol';
 import { PageCommandError, type FrameInfo, type PagePort, type PageTransport, type RunOptions } from './browser-port';
@@ -14,9 +15,9 @@ import { PageCommandError, type FrameInfo, type PagePort, type PageTransport, ty
 export type ReadDecision = (url: string) => Promise<string | undefined>;
 
 /** Nothing was sent: the document the command was meant for is one the gates refuse. */
-export const REFUSED_DOCUMENT = 'refused';
+export const REFUSED_DOCUMENT = PageErrorCode.Refused;
 /** The command ran, but its document moved to a URL the gates refuse before it answered: the reply is withheld. */
-export const REFUSED_REPLY = 'moved-refused';
+export const REFUSED_REPLY = PageErrorCode.MovedRefused;
 
 /**
  * The frame a command belongs in when the caller did not say: a ref made in a child frame carries
@@ -94,10 +95,8 @@ export class PageGuard implements PagePort {
     const frame = frames.find((f) => f.frameId === frameId);
     if (!frame) {
       throw new PageCommandError(
-        frameId === 0
-          ? 'The tab has no page to read.'
-          : 'The frame went away (the page navigated). Call snapshot again.',
-        'frame-gone',
+        frameId === 0 ? 'The tab has no page to read.' : FRAME_GONE_TEXT,
+        PageErrorCode.FrameGone,
       );
     }
     const deciding = decidingUrl(frame, frames);

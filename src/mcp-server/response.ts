@@ -20,14 +20,8 @@ export interface PageReportRequest {
   before?: Snapshot | undefined;
 }
 
-export type ContentBlock = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string };
-
-export interface CallToolResult {
-  content: ContentBlock[];
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-  [key: string]: unknown;
-}
+export { errorResult, type CallToolResult, type ContentBlock } from '../contract/mcp';
+import type { CallToolResult, ContentBlock } from '../contract/mcp';
 
 /** Well under OpenAB's 8 MiB frame limit, leaving room for the envelope. */
 export const RESULT_CAP_BYTES = 4 * 1024 * 1024;
@@ -122,8 +116,4 @@ export function oversizeResult(size: number, capBytes: number): CallToolResult {
       },
     ],
   };
-}
-
-export function errorResult(text: string): CallToolResult {
-  return new ResponseBuilder().error(text).build();
 }

@@ -4,6 +4,7 @@
  * context so a line can be placed in the tree. Refs that do not appear are unchanged and stay
  * valid. Pure: strings in, strings out.
  */
+import { headOfLine, indentOfLine, refOfLine, roleOfLine, withoutRef } from '../page/snapshot-line';
 import { diffLines, MAX_EDITS, type Op } from './line-diff';
 
 export interface SnapshotLines {
@@ -30,26 +31,8 @@ export interface SnapshotDiff {
 /** How many unchanged ancestors are shown above each change. */
 const CONTEXT_ANCESTORS = 2;
 
-const REF = /\[ref=([^\]\s]+)\]/;
-
-function refOf(line: string): string | undefined {
-  return REF.exec(line)?.[1];
-}
-
-function indentOf(line: string): number {
-  return line.length - line.trimStart().length;
-}
-
-/** `- role "name"` without states: lines with the same head are the same kind of thing. */
-function headOf(line: string): string {
-  const trimmed = line.trim();
-  const match = /^- [^\s"[]+(?: "[^"]*")?/.exec(trimmed);
-  return match ? match[0] : trimmed;
-}
-
 function shapeOf(line: string): string {
-  const role = /^- ([^\s"[]+)/.exec(line.trim())?.[1] ?? '';
-  return `${indentOf(line)}:${role}`;
+  return `${indentOfLine(line)}:${roleOfLine(line)}`;
 }
 
 /** Pairs removed and added lines that are the same element: by ref, else by shape within a hunk. */
@@ -58,13 +41,13 @@ function pairChanges(ops: Op[], before: readonly string[], after: readonly strin
   const deletedByRef = new Map<string, number>();
   for (const op of ops) {
     if (op.kind !== 'delete') continue;
-    const ref = refOf(before[op.a]!);
+    const ref = refOfLine(before[op.a]!);
     if (ref) deletedByRef.set(ref, op.a);
   }
   const pairedDeletes = new Set<number>();
   for (const op of ops) {
     if (op.kind !== 'insert') continue;
-    const ref = refOf(after[op.b]!);
+    const ref = refOfLine(after[op.b]!);
     const a = ref ? deletedByRef.get(ref) : undefined;
     if (a !== undefined) {
       pairs.set(op.b, a);
@@ -79,10 +62,10 @@ function pairChanges(ops: Op[], before: readonly string[], after: readonly strin
       continue;
     }
     if (op.kind === 'delete') {
-      if (!pairedDeletes.has(op.a) && !refOf(before[op.a]!)) hunkDeletes.push(op.a);
+      if (!pairedDeletes.has(op.a) && !refOfLine(before[op.a]!)) hunkDeletes.push(op.a);
       continue;
     }
-    if (pairs.has(op.b) || refOf(after[op.b]!)) continue;
+    if (pairs.has(op.b) || refOfLine(after[op.b]!)) continue;
     const shape = shapeOf(after[op.b]!);
     const index = hunkDeletes.findIndex((a) => shapeOf(before[a]!) === shape);
     if (index >= 0) {
@@ -99,7 +82,7 @@ function ancestorsAt(after: readonly string[], position: number, indent: number,
   const found: number[] = [];
   let wanted = indent;
   for (let i = position - 1; i >= 0 && wanted > 0 && found.length < CONTEXT_ANCESTORS; i--) {
-    const depth = indentOf(after[i]!);
+    const depth = indentOfLine(after[i]!);
     if (depth < wanted) {
       if (unchanged.has(i)) found.push(i);
       wanted = depth;
@@ -136,7 +119,7 @@ export function diffSnapshots(
     if (op.kind === 'delete' && pairedDeletes.has(op.a)) continue;
     const line = op.kind === 'delete' ? before.lines[op.a]! : after.lines[op.b]!;
     if (!inHunk) {
-      for (const i of ancestorsAt(after.lines, nextAfter, indentOf(line), unchanged)) {
+      for (const i of ancestorsAt(after.lines, nextAfter, indentOfLine(line), unchanged)) {
         if (shownContext.has(i)) continue;
         shownContext.add(i);
         diff.entries.push({ kind: 'context', line: after.lines[i]! });
@@ -166,9 +149,9 @@ export function describeWas(line: string, was: string): string {
   const now = line.trim();
   const then = was.trim();
   if (now === then) return 'moved';
-  const head = headOf(then);
-  if (head === headOf(now)) {
-    const states = then.slice(head.length).replace(REF, '').trim();
+  const head = headOfLine(then);
+  if (head === headOfLine(now)) {
+    const states = withoutRef(then.slice(head.length)).trim();
     return `was: ${states || 'no states'}`;
   }
   return `was: ${then}`;

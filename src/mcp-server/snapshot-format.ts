@@ -3,6 +3,7 @@
  * cut that says how to narrow. `find` greps the same lines.
  */
 import { neutraliseText } from '../page/neutralise';
+import { isCommentLine, roleOfLine, withoutRefs } from '../page/snapshot-line';
 
 export const DEFAULT_MAX_CHARS = 24_000;
 export const DEFAULT_FIND_CONTEXT = 2;
@@ -53,13 +54,6 @@ export interface FindQuery {
   context?: number;
 }
 
-const REF_OR_STATE = /\s\[ref=[^\]]*\]/g;
-
-function roleOf(line: string): string {
-  const match = /^\s*- ([\w-]+)/.exec(line);
-  return match ? match[1]! : '';
-}
-
 /** Lines of `lines` that match, each with `context` lines around it; overlapping groups merge. */
 export function findLines(lines: readonly string[], query: FindQuery): { groups: string[][]; matches: number } {
   const text = query.text?.trim().toLowerCase();
@@ -67,9 +61,9 @@ export function findLines(lines: readonly string[], query: FindQuery): { groups:
   const context = query.context ?? DEFAULT_FIND_CONTEXT;
   const hits: number[] = [];
   lines.forEach((line, index) => {
-    if (role && roleOf(line) !== role) return;
-    if (text && !line.replace(REF_OR_STATE, '').toLowerCase().includes(text)) return;
-    if (line.trimStart().startsWith('#')) return;
+    if (role && roleOfLine(line) !== role) return;
+    if (text && !withoutRefs(line).toLowerCase().includes(text)) return;
+    if (isCommentLine(line)) return;
     hits.push(index);
   });
   const groups: string[][] = [];

@@ -12,6 +12,7 @@ import {
   type McpMessageRequestContext,
   type McpServerRegistration,
 } from '@agentclientprotocol/sdk/unstable';
+import { isJsonObject, PARAMS_NOT_OBJECT } from '../contract/acp';
 import { OpenAbTunnel, type DeclaredServer } from './openab-tunnel';
 import { answerMcpRequest, McpMethodError } from './mcp-core';
 
@@ -21,10 +22,8 @@ export const CALL_DEADLINE_MS = 165_000;
 export const Raw = {
   parse(value: unknown): Record<string, unknown> {
     if (value === undefined || value === null) return {};
-    if (typeof value !== 'object' || Array.isArray(value)) {
-      throw RequestError.invalidParams(undefined, 'params must be an object');
-    }
-    return value as Record<string, unknown>;
+    if (!isJsonObject(value)) throw RequestError.invalidParams(undefined, PARAMS_NOT_OBJECT);
+    return value;
   },
 };
 

@@ -1,4 +1,5 @@
 /** What every page command gets: the document, its ref registry and target resolution. */
+import type { PageErrorCode } from './error-codes';
 import type { FrameHandshake } from './frame-handshake';
 import type { ElementTarget } from './protocol';
 import type { RefRegistry } from './refs';
@@ -6,7 +7,7 @@ import type { RefRegistry } from './refs';
 export class PageError extends Error {
   constructor(
     message: string,
-    readonly code: string,
+    readonly code: PageErrorCode,
   ) {
     super(message);
   }

@@ -10,6 +10,7 @@ import { isAgentOutline } from './outline';
 import { clip, neutraliseText } from './neutralise';
 import { styleSheetsCanAddText } from './pseudo-content';
 import type { RefRegistry } from './refs';
+import { indent, renderLine, renderTextLine, textOfLine } from './snapshot-line';
 import { isSecretField, rememberPasswordField } from './secret-field';
 import {
   CONTENT_NAMED_ROLES,
@@ -50,13 +51,6 @@ export interface WalkOptions {
 
 const NAME_MAX = 500;
 const LABEL_DRAWN_TYPES = new Set(['checkbox', 'radio', 'file']);
-const INDENTS: string[] = [];
-const indent = (depth: number) => (INDENTS[depth] ??= '  '.repeat(depth));
-
-/** Text of a `- text "…"` line, already neutralised. */
-function textOfLine(line: string): string {
-  return line.slice(line.indexOf('"') + 1, -1);
-}
 
 /**
  * An element's accessible name as its snapshot line shows it. `pseudo` says whether CSS `content`
@@ -137,7 +131,7 @@ class SnapshotWalker {
     if (!this.#text) return;
     const text = neutraliseText(this.#text);
     this.#text = '';
-    if (text) this.lines.push(`${indent(this.#textDepth)}- text "${text}"`);
+    if (text) this.lines.push(renderTextLine(this.#textDepth, text));
   }
 
   #children(node: Element, depth: number, shown: boolean, pointer: boolean, quiet: boolean): void {
@@ -285,16 +279,21 @@ class SnapshotWalker {
       // An interactive element's content is its name; keep children only when they can be acted on.
       if (interactive && childLines && !childRefs && tag !== 'select') this.lines.length = index + 1;
     }
-    let line = `${indent(depth)}- ${role}`;
-    if (name) line += ` "${name}"`;
-    if (interactive) line += ` [ref=${this.options.refs.refFor(element)}]`;
-    if (draggable) line += ' [draggable]';
-    else if (clickable) line += ' [clickable]';
+    let value: string | undefined;
     if (role === 'textbox' && tag !== 'input' && tag !== 'textarea' && !isSecretField(element)) {
-      const value = element.textContent ?? '';
-      if (value.trim()) line += ` [value="${clip(neutraliseText(value), 200)}"]`;
+      const text = element.textContent ?? '';
+      if (text.trim()) value = clip(neutraliseText(text), 200);
     }
-    this.lines[index] = line + statesOf(element, role);
+    this.lines[index] = renderLine({
+      depth,
+      role,
+      name,
+      ...(interactive ? { ref: this.options.refs.refFor(element) } : {}),
+      draggable,
+      clickable,
+      ...(value !== undefined ? { value } : {}),
+      states: statesOf(element, role),
+    });
   }
 
   #frame(element: Element, depth: number): void {
@@ -302,7 +301,7 @@ class SnapshotWalker {
     const name = this.#name(element);
     this.frames.push({ line: this.lines.length, frameId: this.options.frameInside?.(element) });
     this.frameElements.push(element);
-    this.lines.push(`${indent(depth)}- iframe${name ? ` "${name}"` : ''}`);
+    this.lines.push(renderLine({ depth, role: 'iframe', name }));
     this.#elementLines++;
   }
 }

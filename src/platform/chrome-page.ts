@@ -12,6 +12,7 @@ import {
   type PageTransport,
   type SendOptions,
 } from '../mcp-server/browser-port';
+import { FRAME_GONE_TEXT, PageErrorCode, pageErrorCodeOf } from '../page/error-codes';
 import { PageEnvelope, replySchema, type PageCommand, type PageReply } from '../page/protocol';
 import { watchFilePicker } from '../page/file-picker-watch';
 import { raceAbort } from './race-abort';
@@ -27,7 +28,7 @@ function readEnvelope<C extends PageCommand>(command: C, result: unknown): PageA
   const envelope = PageEnvelope.safeParse(result);
   if (!envelope.success)
     throw new PageCommandError('The page agent gave no usable answer (the page may have navigated).', 'bad-reply');
-  if (!envelope.data.ok) throw new PageCommandError(envelope.data.error, envelope.data.code ?? 'page');
+  if (!envelope.data.ok) throw new PageCommandError(envelope.data.error, pageErrorCodeOf(envelope.data.code));
   const reply = replySchema(command).safeParse(envelope.data.value);
   if (!reply.success) throw new PageCommandError('The page agent answered in an unexpected shape.', 'bad-reply');
   return { value: reply.data as PageReply<C>, url: envelope.data.url, documentId: envelope.data.documentId };
@@ -64,7 +65,7 @@ export function explainScriptingError(error: unknown): PageCommandError {
       message,
     )
   ) {
-    return new PageCommandError('The frame went away (the page navigated). Call snapshot again.', 'frame-gone');
+    return new PageCommandError(FRAME_GONE_TEXT, PageErrorCode.FrameGone);
   }
   return new PageCommandError(`The page could not run the command: ${message}`, 'scripting');
 }

@@ -1,9 +1,11 @@
 /**
  * What each agent is offered: browser access at all (browser tools and connectors alike), and
- * which of the panel's servers (namespaces) it is declared. OpenAB accepts at most 8 declared acp
- * servers per session, so past that the rest are not declared, and the user is told which.
+ * which of the panel's servers (namespaces) it is declared. OpenAB caps the declared acp servers
+ * per session, so past that the rest are not declared, and the user is told which.
  */
-export const MAX_DECLARED_SERVERS = 8;
+import { MAX_DECLARED_SERVERS } from '../../contract/acp';
+
+export { MAX_DECLARED_SERVERS };
 
 export interface ExposureProfile {
   browserAccess: boolean;

@@ -5,6 +5,7 @@
  * page gives them now — so the confirmation card names the target from the page, not from what the
  * agent says about it.
  */
+import { parseRef } from '../../page/refs';
 import type { PagePort } from '../browser-port';
 import type { ElementTargetArg } from '../tool-spec';
 import type { ConfirmTarget } from './types';
@@ -19,8 +20,7 @@ export interface TargetReport {
 }
 
 export function frameOfRef(ref: string): number {
-  const match = /^f(\d+)e\d+$/.exec(ref);
-  return match ? Number(match[1]) : 0;
+  return parseRef(ref)?.frameId ?? 0;
 }
 
 export const targetKey = (target: Target) => ('ref' in target ? target.ref : target.selector);

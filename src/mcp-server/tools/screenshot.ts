@@ -8,6 +8,7 @@
  * nothing captured is returned. Frames the gates refuse are painted over before encoding.
  */
 import { z } from 'zod';
+import { PageErrorCode } from '../../page/error-codes';
 import { PageCommandError, type CaptureWatch, type ImagePart, type ToolBrowser } from '../browser-port';
 import { FrameMasker, mergeMasks, type Masks } from '../capture-masks';
 import { isRefusal } from '../page-guard';
@@ -165,7 +166,7 @@ export const screenshot = defineTool({
     } catch (error) {
       // The page guard refused a document mid-capture, or the measured one went away: the page moved.
       if (isRefusal(error)) throw pageChanged(watch.changed ?? 'the tab is on a site that is not allowed');
-      if (error instanceof PageCommandError && error.code === 'frame-gone') {
+      if (error instanceof PageCommandError && error.code === PageErrorCode.FrameGone) {
         throw pageChanged(watch.changed ?? 'the page navigated');
       }
       throw error;

@@ -5,6 +5,7 @@
  * Answers like an action: what changed since the last snapshot, or the page if it is a new one.
  */
 import { z } from 'zod';
+import { PageErrorCode } from '../../page/error-codes';
 import { reportPage } from '../action-flow';
 import { PageCommandError } from '../browser-port';
 import { formatSnapshot } from '../snapshot-format';
@@ -98,7 +99,7 @@ export const waitFor = defineTool({
     try {
       met = await waitInFrames(ctx, condition, args.timeout);
     } catch (error) {
-      if (error instanceof PageCommandError && (error.code === 'bad-selector' || isRefusal(error))) {
+      if (error instanceof PageCommandError && (error.code === PageErrorCode.BadSelector || isRefusal(error))) {
         response.error(error.message);
         return;
       }

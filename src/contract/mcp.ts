@@ -1,0 +1,42 @@
+/**
+ * The MCP facts both ends of the tunnel share: the revisions spoken, the tool and result shapes on
+ * the wire, and the texts of the failures either side answers with.
+ */
+
+/** Revisions with `initialize`, oldest first. */
+export const MCP_STATEFUL_REVISIONS = ['2025-06-18', '2025-11-25'] as const;
+/** The revision without `initialize` (`server/discover`, results tagged with `resultType`). */
+export const MCP_STATELESS_REVISION = '2026-07-28';
+/** What the broker asks for over the tunnel, and what the panel answers an unknown request with. */
+export const MCP_TUNNEL_REVISION = '2025-06-18';
+/** The newest stateful revision, offered to HTTP clients that ask for one we do not serve. */
+export const MCP_NEWEST_REVISION = '2025-11-25';
+
+/** A tool as `tools/list` carries it. */
+export interface McpTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export type ContentBlock = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string };
+
+export interface CallToolResult {
+  content: ContentBlock[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  [key: string]: unknown;
+}
+
+/** A tool failure the model reads: a result with `isError`, not a protocol error. */
+export function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** What a call to a tool nobody listed answers, naming the tools that are. */
+export function unknownToolText(name: string, known: readonly string[]): string {
+  return `Unknown tool ${name}. Available tools: ${known.join(', ') || '(none)'}.`;
+}

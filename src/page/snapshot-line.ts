@@ -1,0 +1,88 @@
+/**
+ * One snapshot line, both ways: the page agent renders elements with it and the panel reads lines
+ * back with it (diffs, `find`, naming a target), so the shape `- role "name" [ref=e1] [states]`
+ * is written down once. Names and values arrive already neutralised: they hold no quote, bracket
+ * or newline that could forge another line or ref.
+ */
+
+export interface LineParts {
+  depth: number;
+  role: string;
+  /** Omitted or empty: the line shows no name. */
+  name?: string;
+  ref?: string;
+  /** Shown instead of `clickable`: a drag source can also be clicked. */
+  draggable?: boolean;
+  clickable?: boolean;
+  /** A contenteditable textbox's text (shown even when empty once given). */
+  value?: string;
+  /** Already rendered, each with its leading space: ` [checked] [expanded=false]`. */
+  states?: string;
+}
+
+const INDENTS: string[] = [];
+export const indent = (depth: number): string => (INDENTS[depth] ??= '  '.repeat(depth));
+
+export function renderLine(parts: LineParts): string {
+  let line = `${indent(parts.depth)}- ${parts.role}`;
+  if (parts.name) line += ` "${parts.name}"`;
+  if (parts.ref) line += ` [ref=${parts.ref}]`;
+  if (parts.draggable) line += ' [draggable]';
+  else if (parts.clickable) line += ' [clickable]';
+  if (parts.value !== undefined) line += ` [value="${parts.value}"]`;
+  return line + (parts.states ?? '');
+}
+
+/** A run of text: `- text "…"`. */
+export function renderTextLine(depth: number, text: string): string {
+  return `${indent(depth)}- text "${text}"`;
+}
+
+/** The text of a line renderTextLine made. */
+export function textOfLine(line: string): string {
+  return line.slice(line.indexOf('"') + 1, -1);
+}
+
+const REF = /\[ref=([^\]\s]+)\]/;
+const REFS = /\s\[ref=[^\]]*\]/g;
+const ROLE = /^\s*- ([^\s"[]+)/;
+const HEAD = /^- [^\s"[]+(?: "[^"]*")?/;
+const LABEL = /^\s*- (.*?)\s*\[ref=/;
+
+export function refOfLine(line: string): string | undefined {
+  return REF.exec(line)?.[1];
+}
+
+/** The line without its ` [ref=…]` marks, for matching what it says. */
+export function withoutRefs(line: string): string {
+  return line.replace(REFS, '');
+}
+
+/** The ` [ref=…]` mark removed once, wherever it is. */
+export function withoutRef(text: string): string {
+  return text.replace(REF, '');
+}
+
+export function roleOfLine(line: string): string {
+  return ROLE.exec(line)?.[1] ?? '';
+}
+
+/** Nesting depth in spaces. */
+export function indentOfLine(line: string): number {
+  return line.length - line.trimStart().length;
+}
+
+/** `- role "name"` without ref or states: lines with the same head are the same kind of thing. */
+export function headOfLine(line: string): string {
+  const trimmed = line.trim();
+  return HEAD.exec(trimmed)?.[0] ?? trimmed;
+}
+
+/** What a line with a ref says before it (`link "Second page"`), or undefined. */
+export function labelOfLine(line: string): string | undefined {
+  return LABEL.exec(line)?.[1] || undefined;
+}
+
+export function isCommentLine(line: string): boolean {
+  return line.trimStart().startsWith('#');
+}
