@@ -262,7 +262,11 @@ export const bench: Bench = {
         const failed = tally[side].runs.find((run) => !run.completed);
         if (!failed) return [];
         const who = side === 'ours' ? 'Tabwright' : 'Playwright MCP';
-        const reason = (failed.failure ?? '').replace(/\s+/g, ' ').slice(0, 160);
+        const reason = (failed.failure ?? '')
+          // Playwright's call logs carry terminal colours.
+          .replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '')
+          .replace(/\s+/g, ' ')
+          .slice(0, 160);
         return [[TASKS[i]!.id, who, `${tally[side].runs.length - done(tally[side])}/${RUNS}`, reason]];
       }),
     );
