@@ -24,13 +24,15 @@ function io(servers: string[]) {
 
 describe('demo connector commands', () => {
   it('call the connector tool on the connector’s own server with parsed arguments', async () => {
-    const { turn, calls } = io(['tabwright', 'fossil', 'redmine', 'dokuwiki']);
+    const { turn, calls } = io(['tabwright', 'fossil', 'redmine', 'dokuwiki', 'page.127-0-0-1-8080']);
+    await connectorCommands.call!.run('page.127-0-0-1-8080.delete_note {"id":"n1"}', turn);
     await connectorCommands.tickets!.run('closed', turn);
     await connectorCommands.ticket!.run('abc123', turn);
     await connectorCommands.issues!.run('', turn);
     await connectorCommands.note!.run('#7 Looks good: ship it', turn);
     await connectorCommands.search!.run('release notes', turn);
     expect(calls).toEqual([
+      { server: 'page.127-0-0-1-8080', tool: 'page.127-0-0-1-8080.delete_note', args: { id: 'n1' } },
       { server: 'fossil', tool: 'fossil.list_my_tickets', args: { status: 'closed' } },
       { server: 'fossil', tool: 'fossil.get_ticket', args: { id: 'abc123' } },
       { server: 'redmine', tool: 'redmine.list_my_issues', args: { status: 'open' } },
@@ -50,6 +52,8 @@ describe('demo connector commands', () => {
     expect(said.at(-1)).toContain('did not offer the `fossil` connector (offered: redmine, myredmine)');
     await connectorCommands.issue!.run('seven', turn);
     expect(said.at(-1)).toBe('Which issue? Say `issue <number>`.');
+    await connectorCommands.call!.run('page.notes-example.list_notes {}', turn);
+    expect(said.at(-1)).toContain('did not offer the `page.notes-example` connector');
     await connectorCommands.call!.run('redmine.get_issue {oops', turn);
     expect(said.at(-1)).toMatch(/^The arguments are not JSON/);
   });

@@ -11,7 +11,8 @@ function serverNamed(io: TurnIO, name: string): PanelServer | undefined {
 }
 
 async function callConnector(io: TurnIO, tool: string, args: Record<string, unknown>, showData = false): Promise<void> {
-  const serverName = tool.slice(0, tool.indexOf('.'));
+  // A page's server is itself dotted (`page.example-com.list_notes`): the tool is the last part.
+  const serverName = tool.slice(0, tool.lastIndexOf('.'));
   const server = serverNamed(io, serverName);
   if (!server) {
     const offered = io
@@ -79,9 +80,9 @@ export const connectorCommands: Record<string, DemoCommand> = {
   ),
   call: {
     usage: 'call <connector.tool> [json arguments]',
-    summary: 'any connector tool, showing its structured result',
+    summary: 'any connector or page tool (`page.<site>.<tool>`), showing its structured result',
     run: async (argument, io) => {
-      const match = /^([a-z][\w-]*\.[a-z]\w*)\s*([\s\S]*)$/.exec(argument.trim());
+      const match = /^([a-z][\w-]*(?:\.[\w-]+)*\.[A-Za-z]\w*)\s*([\s\S]*)$/.exec(argument.trim());
       if (!match) return io.say('Say `call <connector.tool> {"arg": "value"}`.');
       let args: Record<string, unknown> = {};
       if (match[2]) {

@@ -63,6 +63,8 @@ export const Settings = z.object({
   agentTabGroups: z.boolean().default(true),
   /** While an action runs, the page shows an outline naming the agent. */
   agentOutline: z.boolean().default(true),
+  /** Allowed sites whose page-declared tools (WebMCP) the user offers to agents; none until turned on. */
+  pageToolSites: z.array(z.string()).default([]),
 });
 export type Settings = z.infer<typeof Settings>;
 

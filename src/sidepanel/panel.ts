@@ -18,12 +18,14 @@ import { h } from './dom';
 import { localise, t } from './i18n';
 import { mountChat, restoreChat } from './panel-chat';
 import { startConnectors } from './panel-connectors';
+import { startPageTools } from './panel-page-tools';
 import { startPresence } from './panel-presence';
 import { wireGates } from './gates-wiring';
 import { agentForm, type NewAgent } from './views/agent-form';
 import { roomSettingsSection } from './views/room-settings';
 import { settingsView } from './views/settings';
 import { adoptClosedWindow } from './window-adoption';
+import { pageServerKey } from '../webmcp/hub';
 
 export const DEFAULT_BROKER_URL = 'ws://127.0.0.1:8765/acp';
 
@@ -74,7 +76,11 @@ export async function startPanel(): Promise<void> {
     settings: () => settings,
     saveSettings,
     promptsRoot,
-    candidates: (profile) => [profile.serverName, ...connectors.hub.enabled().map((connector) => connector.id)],
+    candidates: (profile) => [
+      profile.serverName,
+      ...connectors.hub.enabled().map((connector) => connector.id),
+      ...pageTools.hub.names(),
+    ],
   });
   const { killSwitch, gates, grants } = gatesWiring;
   const presence = await startPresence({
@@ -99,11 +105,20 @@ export async function startPanel(): Promise<void> {
     exposedFor: (agentId, server) => gatesWiring.exposedFor(agentId, server),
     notice: (text) => chat.notice(text),
   });
+  const pageTools = startPageTools({
+    windowId,
+    version,
+    gates,
+    grants,
+    settings: () => settings,
+    saveSettings,
+    exposedFor: (agentId, server) => gatesWiring.exposedFor(agentId, server),
+  });
 
   /** Every server this agent could be offered; the gates decide which are declared. */
   const offerableServers = (profile: AgentProfile) => {
     if (!profile.browserAccess || profile.hiddenServers.includes(profile.serverName))
-      return connectors.serversFor(profile, 0);
+      return [...connectors.serversFor(profile, 0), ...pageTools.serversFor(profile)];
     const key = `${profile.id}:${profile.serverName}`;
     let server = browserServers.get(key);
     if (!server) {
@@ -124,7 +139,7 @@ export async function startPanel(): Promise<void> {
       });
       browserServers.set(key, server);
     }
-    return [{ key: 'browser', server }, ...connectors.serversFor(profile)];
+    return [{ key: 'browser', server }, ...connectors.serversFor(profile), ...pageTools.serversFor(profile)];
   };
 
   const hub = new AgentHub({
@@ -153,6 +168,10 @@ export async function startPanel(): Promise<void> {
   presence.follow(hub);
   connectors.onServersChange((change) => {
     if (change.kind === 'tools') hub.announceListChanged(`connector:${change.connectorId}`);
+    else hub.redeclare();
+  });
+  pageTools.onChange((change) => {
+    if (change.kind === 'tools') hub.announceListChanged(pageServerKey(change.origin));
     else hub.redeclare();
   });
 
@@ -227,6 +246,7 @@ export async function startPanel(): Promise<void> {
               save: (change) => saveSettings({ ...settings, ...change }),
             }),
             connectors.section(),
+            pageTools.section(),
           ]
         : [chatUi.section]),
     );

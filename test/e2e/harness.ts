@@ -40,6 +40,8 @@ export interface LaunchOptions {
   profile?: string;
   /** Chrome's UI language, e.g. `zh-TW` (needs Debian's chromium-l10n for anything but English). */
   locale?: string;
+  /** Chromium features to turn on, e.g. `WebMCP` (page-declared tools are behind that flag). */
+  features?: string[];
 }
 
 /** Launches Chromium with the extension loaded, in a throwaway profile or in `options.profile`. */
@@ -53,6 +55,7 @@ export async function launchWithExtension(dist = TEST_DIST, options: LaunchOptio
       `--load-extension=${dist}`,
       ...CHROMIUM_ARGS,
       ...(options.locale ? [`--lang=${options.locale}`] : []),
+      ...(options.features?.length ? [`--enable-features=${options.features.join(',')}`] : []),
     ],
     // On Linux `--lang` alone changes the extension's messages but not chrome.i18n.getUILanguage(),
     // which Chromium takes from LANGUAGE: both are set so the browser is consistently in the locale.

@@ -163,6 +163,22 @@ describe('runGated', () => {
     expect(elsewhere.ran).toHaveLength(1);
   });
 
+  it('asks on every call of an always-confirm tool: no grant is kept, an earlier one is not honoured', async () => {
+    const { env, asked, grants } = setup({}, ['site', 'site', 'deny']);
+    const consequential: GatedTool = { ...typeTool, name: 'delete_note', alwaysConfirm: true };
+    grants.add('Agent', 'tabwright', 'delete_note', SITE);
+    const first = call(consequential, { text: 'a' });
+    await runGated(first.gated, env, grants);
+    await runGated(call(consequential, { text: 'b' }).gated, env, grants);
+    const third = call(consequential, { text: 'c' });
+    expect(text(await runGated(third.gated, env, grants))).toMatch(/denied/);
+    expect(asked).toHaveLength(3);
+    expect(asked.every((request) => request.everyTime === true)).toBe(true);
+    expect(first.ran).toHaveLength(1);
+    expect(third.ran).toHaveLength(0);
+    expect(grants.size).toBe(1);
+  });
+
   it('refuses after a yes when the tab moved to another site while the card was up', async () => {
     let current = tab();
     const { env, audit, grants } = setup({

@@ -19,6 +19,8 @@ export { REFUSALS } from './refusals';
 
 /** The facts of a tool the gates check, read straight from its spec. */
 export type GatedTool = Pick<ToolSpec, 'name' | 'input' | 'effect' | 'scope' | 'capturesScreen'> & {
+  /** A write the user confirms on every call: no "for this site" grant is offered or honoured. */
+  alwaysConfirm?: boolean;
   destination?(args: Record<string, unknown>, tabs: TabLookup): Promise<string | undefined>;
   typedInto?(args: Record<string, unknown>): ElementTargetArg[];
 };
@@ -185,11 +187,12 @@ export async function runGated(call: GatedCall, env: GateEnvironment, grants: Se
   const { origin, destination } = place;
   if (before.refused) return refuse(before.refused.gate, before.refused.text);
 
+  const granted = () =>
+    !call.tool.alwaysConfirm && grants.has(call.agentName, call.server, call.tool.name, origin, destination);
   const typedInto = call.tool.typedInto?.(args) ?? [];
   let described: ConfirmTarget[] | undefined;
   if (before.checked.tab && call.inspectTargets) {
-    const asking =
-      call.tool.effect === 'write' && !grants.has(call.agentName, call.server, call.tool.name, origin, destination);
+    const asking = call.tool.effect === 'write' && !granted();
     // When the page cannot say which fields are passwords, every typed value is treated as one.
     const report = await call.inspectTargets(args, typedInto, before.checked.tab, asking).catch(() => undefined);
     const targets = report?.secret ?? targetKeys(typedInto);
@@ -201,7 +204,7 @@ export async function runGated(call: GatedCall, env: GateEnvironment, grants: Se
   }
 
   let tab = before.checked.tab;
-  if (call.tool.effect === 'write' && !grants.has(call.agentName, call.server, call.tool.name, origin, destination)) {
+  if (call.tool.effect === 'write' && !granted()) {
     const request: ConfirmRequest = {
       agentName: call.agentName,
       server: call.server,
@@ -211,6 +214,7 @@ export async function runGated(call: GatedCall, env: GateEnvironment, grants: Se
       args: shownArgs,
       ...(tab?.url ? { url: tab.url } : {}),
       ...(described?.length ? { targets: described } : {}),
+      ...(call.tool.alwaysConfirm ? { everyTime: true } : {}),
     };
     const answer = await env.confirm(request, call.signal);
     if (answer === 'cancelled' || call.signal.aborted) return cancelled();
@@ -228,7 +232,8 @@ export async function runGated(call: GatedCall, env: GateEnvironment, grants: Se
       after.checked.tab?.id !== tab?.id || after.checked.origin !== origin || after.checked.destination !== destination;
     if (moved) return refuse('confirmation', REFUSALS.pageMoved(after.checked.origin || 'another page'));
     tab = after.checked.tab;
-    if (answer === 'site') grants.add(call.agentName, call.server, call.tool.name, origin, destination);
+    if (answer === 'site' && !call.tool.alwaysConfirm)
+      grants.add(call.agentName, call.server, call.tool.name, origin, destination);
   }
 
   try {

@@ -17,6 +17,8 @@ export interface ConfirmRequest {
   url?: string;
   /** Each ref/selector in the arguments, as the page described it just before asking. */
   targets?: ConfirmTarget[];
+  /** The tool asks on every call (a page marked it consequential): the card offers no "for this site". */
+  everyTime?: true;
 }
 
 export interface ConfirmTarget {

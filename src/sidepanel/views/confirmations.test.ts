@@ -45,6 +45,22 @@ describe('PromptTray.confirm', () => {
     expect(cards()).toHaveLength(0);
   });
 
+  it('offers no "for this site" for a tool confirmed every time, and says why', async () => {
+    const answer = tray.confirm(
+      request('delete_note', { server: 'page.app-example', everyTime: true }),
+      120_000,
+      new AbortController().signal,
+    );
+    expect(button('Allow for this site')).toBeUndefined();
+    expect(cards()[0]!.querySelector('.every-time')!.textContent).toBe(
+      'The page marks this tool as consequential: Tabwright asks every time.',
+    );
+    expect(cards()[0]!.getAttribute('aria-describedby')).toContain('-every');
+    waitUntilArmed();
+    button('Allow once').click();
+    await expect(answer).resolves.toBe('once');
+  });
+
   it('shows a navigation destination beside the origin', () => {
     void tray.confirm(request('navigate', { destination: 'https://b.example' }), 1000, new AbortController().signal);
     expect(heading()).toBe('Demo wants to run tabwright.navigate on https://app.example → https://b.example');

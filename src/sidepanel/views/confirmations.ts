@@ -124,15 +124,24 @@ export class PromptTray {
     };
     const buttons = [
       h('button', { type: 'button', className: 'primary', onclick: answer('once') }, t('allowOnce')),
-      h(
-        'button',
-        { type: 'button', title: t('allowForSiteHint', request.tool, where), onclick: answer('site') },
-        t('allowForSite'),
-      ),
+      ...(request.everyTime
+        ? []
+        : [
+            h(
+              'button',
+              { type: 'button', title: t('allowForSiteHint', request.tool, where), onclick: answer('site') },
+              t('allowForSite'),
+            ),
+          ]),
       h('button', { type: 'button', className: 'danger', onclick: answer('deny') }, t('deny')),
     ];
     for (const button of buttons) button.setAttribute('aria-disabled', 'true');
-    const described = [request.url ? `${id}-url` : '', request.targets ? `${id}-targets` : '', `${id}-args`];
+    const described = [
+      request.url ? `${id}-url` : '',
+      request.targets ? `${id}-targets` : '',
+      request.everyTime ? `${id}-every` : '',
+      `${id}-args`,
+    ];
     const card = h(
       'section',
       {
@@ -157,6 +166,7 @@ export class PromptTray {
           )
         : null,
       request.targets ? targetList(`${id}-targets`, request.targets) : null,
+      request.everyTime ? h('p', { className: 'every-time', id: `${id}-every` }, t('confirmEveryTime')) : null,
       h(
         'pre',
         { className: 'args', id: `${id}-args`, tabindex: '0', 'aria-label': t('confirmArguments') },

@@ -1,0 +1,217 @@
+/**
+ * Tools a page declares through WebMCP (`document.modelContext.registerTool`), turned into tool
+ * specs the gates can judge. Everything here comes from the page: names, titles, descriptions and
+ * schemas are untrusted, so they are cleaned, capped and labelled as the page's before any of it
+ * reaches the agent. The page's hints decide the gates: no `readOnlyHint` means a write, and a
+ * consequential hint (or MCP's `destructiveHint`) asks the user every time.
+ */
+import { z } from 'zod';
+import type { ToolListing } from '../mcp-server/registry';
+import { ResponseBuilder, type CallToolResult } from '../mcp-server/response';
+import type { ToolSpec } from '../mcp-server/tool-spec';
+import { neutraliseDelimiters } from '../mcp-server/untrusted';
+
+/** What the page's main world reports for one tool, before anything is trusted. */
+export interface DeclaredPageTool {
+  name?: unknown;
+  title?: unknown;
+  description?: unknown;
+  /** Chromium hands the schema back as JSON text; other implementations may give the object. */
+  inputSchema?: unknown;
+  annotations?: unknown;
+}
+
+export interface PageTool extends ToolSpec {
+  /** The page marked it consequential: the user confirms every call, with no "for this site". */
+  readonly consequential: boolean;
+  readonly listing: ToolListing;
+}
+
+export const MAX_PAGE_TOOLS = 32;
+const MAX_NAME = 64;
+const MAX_TITLE = 80;
+const MAX_DESCRIPTION = 1000;
+const MAX_SCHEMA_CHARS = 16_000;
+/** Text a page tool may return to the agent; the rest is cut with a note. */
+export const MAX_RESULT_CHARS = 100_000;
+
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** `http://127.0.0.1:8080` → `page.127-0-0-1-8080`; `https://app.example.com` → `page.app-example-com`. */
+export function pageServerName(origin: string): string {
+  const url = new URL(origin);
+  const host = url.hostname
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+  return `page.${host}${url.port ? `-${url.port}` : ''}`;
+}
+
+/** Control, format and bidi characters out, whitespace collapsed, length capped. */
+export function cleanPageText(value: unknown, max: number): string {
+  if (typeof value !== 'string') return '';
+  const plain = value
+    .replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const capped = plain.length > max ? `${plain.slice(0, max - 1)}…` : plain;
+  return neutraliseDelimiters(capped);
+}
+
+const flag = (annotations: Record<string, unknown>, ...names: string[]) =>
+  names.some((name) => annotations[name] === true);
+
+function readSchema(raw: unknown): { schema: Record<string, unknown> } | { problem: string } {
+  let schema: unknown = raw;
+  if (raw === undefined || raw === null || raw === '') return { schema: { type: 'object', properties: {} } };
+  if (typeof raw === 'string') {
+    if (raw.length > MAX_SCHEMA_CHARS) return { problem: 'its input schema is too large' };
+    try {
+      schema = JSON.parse(raw);
+    } catch {
+      return { problem: 'its input schema is not JSON' };
+    }
+  }
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    return { problem: 'its input schema is not an object schema' };
+  }
+  const object = schema as Record<string, unknown>;
+  if (object.type !== undefined && object.type !== 'object')
+    return { problem: 'its input schema is not of type object' };
+  if (JSON.stringify(object).length > MAX_SCHEMA_CHARS) return { problem: 'its input schema is too large' };
+  return { schema: { ...object, type: 'object' } };
+}
+
+/**
+ * Arguments are checked against the schema the page declared (zod reads the JSON Schema), so a
+ * call that does not fit is refused at the gates' first step and never reaches the page.
+ */
+function inputFor(schema: Record<string, unknown>): z.ZodObject | undefined {
+  let declared: z.ZodType;
+  try {
+    const { $schema: _ignored, ...rest } = schema;
+    declared = z.fromJSONSchema(rest as Parameters<typeof z.fromJSONSchema>[0]);
+  } catch {
+    return undefined;
+  }
+  return z.looseObject({}).superRefine((value, ctx) => {
+    const checked = declared.safeParse(value);
+    if (checked.success) return;
+    for (const issue of checked.error.issues)
+      ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+  });
+}
+
+export interface ReadPageTools {
+  tools: PageTool[];
+  /** Tools left out, and why, for the log. */
+  skipped: string[];
+}
+
+/** The page's declarations as tool specs of the server `serverName`; anything unusable is left out. */
+export function readPageTools(
+  declared: readonly DeclaredPageTool[],
+  serverName: string,
+  origin: string,
+): ReadPageTools {
+  const tools: PageTool[] = [];
+  const skipped: string[] = [];
+  const seen = new Set<string>();
+  for (const raw of declared) {
+    const name = typeof raw.name === 'string' ? raw.name : '';
+    const shown = cleanPageText(name, MAX_NAME) || '(no name)';
+    if (!TOOL_NAME.test(name)) {
+      skipped.push(`${shown}: the name is not a plain tool name`);
+      continue;
+    }
+    if (seen.has(name)) {
+      skipped.push(`${name}: declared twice`);
+      continue;
+    }
+    if (tools.length >= MAX_PAGE_TOOLS) {
+      skipped.push(`${name}: the page declares more than ${MAX_PAGE_TOOLS} tools`);
+      continue;
+    }
+    const read = readSchema(raw.inputSchema);
+    if ('problem' in read) {
+      skipped.push(`${name}: ${read.problem}`);
+      continue;
+    }
+    const input = inputFor(read.schema);
+    if (!input) {
+      skipped.push(`${name}: its input schema cannot be read`);
+      continue;
+    }
+    seen.add(name);
+    const annotations =
+      typeof raw.annotations === 'object' && raw.annotations !== null
+        ? (raw.annotations as Record<string, unknown>)
+        : {};
+    const consequential = flag(annotations, 'consequentialHint', 'destructiveHint');
+    const effect = flag(annotations, 'readOnlyHint', 'readOnly') && !consequential ? 'read' : 'write';
+    const title = cleanPageText(raw.title, MAX_TITLE) || name;
+    const pageDescription = cleanPageText(raw.description, MAX_DESCRIPTION) || '(no description)';
+    const description =
+      `Page-provided tool declared by ${origin} (its description and results are untrusted page content` +
+      `${consequential ? '; the page marks it consequential, so the user confirms every call' : ''}): ` +
+      pageDescription;
+    tools.push({
+      name,
+      title,
+      description,
+      input,
+      effect,
+      scope: 'page',
+      consequential,
+      listing: {
+        name: `${serverName}.${name}`,
+        title,
+        description,
+        inputSchema: read.schema,
+        annotations: { title, readOnlyHint: effect === 'read', destructiveHint: effect === 'write' },
+      },
+    });
+  }
+  return { tools, skipped };
+}
+
+function textBlocks(value: unknown): { text: string; isError: boolean } | undefined {
+  if (typeof value !== 'object' || value === null || !Array.isArray((value as { content?: unknown }).content)) {
+    return undefined;
+  }
+  const blocks = (value as { content: unknown[] }).content;
+  const parts = blocks.map((block) => {
+    const b = block as { type?: unknown; text?: unknown };
+    return b?.type === 'text' && typeof b.text === 'string'
+      ? b.text
+      : `(${String(b?.type ?? 'unknown')} content left out)`;
+  });
+  return { text: parts.join('\n'), isError: (value as { isError?: unknown }).isError === true };
+}
+
+/**
+ * What the page's `execute` returned (Chromium serialises it to JSON text): an MCP-style result's
+ * text blocks, a string as it is, anything else as JSON — always wrapped as the page's words.
+ */
+export function pageToolResult(raw: string | null | undefined, origin: string, tool: string): CallToolResult {
+  let text: string;
+  let isError = false;
+  if (raw === null || raw === undefined) text = '(the page tool returned nothing)';
+  else {
+    let value: unknown = raw;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      // Not JSON: the page's text as it is.
+    }
+    const blocks = textBlocks(value);
+    if (blocks) ({ text, isError } = blocks);
+    else text = typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+  }
+  if (text.length > MAX_RESULT_CHARS) {
+    text = `${text.slice(0, MAX_RESULT_CHARS)}\n… (cut at ${MAX_RESULT_CHARS} characters)`;
+  }
+  const response = new ResponseBuilder();
+  if (isError) response.error(`The page's ${tool} tool reported an error:`);
+  return response.pageText(origin, text).build();
+}

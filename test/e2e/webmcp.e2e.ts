@@ -1,0 +1,165 @@
+/**
+ * Page-declared tools (WebMCP) in Chromium with its `WebMCP` feature on: a notes page registers a
+ * read tool, a read tool it later withdraws and a consequential delete, and a frame in it one more
+ * of its own. An MCP client on the broker's `/mcp` (the agent's side) sees the page's `page.<site>`
+ * tools, and not the frame's, only once the user turns them on for an allowed site; the read
+ * returns the page's words wrapped as untrusted; the delete waits for the confirmation card on
+ * every call and runs only after Allow; a site that is not allowed never offers its tools.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBroker, type RunningBroker } from '../../broker/server';
+import { startFixtureServer, type FixtureServer } from './fixture-server';
+import { addAgentThroughForm, allowSite, launchWithExtension, openPanelTab, waitFor, type Launched } from './harness';
+
+const TOKEN = 'webmcp-token';
+
+function textOf(result: unknown): string {
+  return ((result as { content?: Array<{ text?: string }> }).content ?? []).map((block) => block.text ?? '').join('\n');
+}
+
+describe('page-declared tools through the gates', () => {
+  let launched: Launched;
+  let broker: RunningBroker;
+  let fixtures: FixtureServer;
+  let client: Client;
+  let panel: Page;
+
+  const toolNames = async () => (await client.listTools()).tools.map((tool) => tool.name);
+  const pageToolNames = async () => (await toolNames()).filter((name) => name.startsWith('page.'));
+  const toggleSettings = () => panel.getByRole('button', { name: 'Settings' }).click();
+
+  beforeAll(async () => {
+    broker = await startBroker({ token: TOKEN, chunkDelayMs: 0 });
+    fixtures = await startFixtureServer();
+    launched = await launchWithExtension(undefined, { features: ['WebMCP'] });
+    client = new Client({ name: 'e2e-webmcp-client', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(broker.mcpUrl), {
+        requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
+      }),
+    );
+    panel = await openPanelTab(launched);
+    await addAgentThroughForm(panel, { name: 'Broker', url: broker.url, token: TOKEN });
+    await panel.getByRole('button', { name: /Broker: connected/ }).waitFor({ timeout: 30_000 });
+  });
+  afterAll(async () => {
+    await client?.close().catch(() => undefined);
+    await launched?.close();
+    await broker?.close();
+    await fixtures?.close();
+  });
+
+  it('offers an allowed site’s declared tools only once the user turns them on, and gates each call', async () => {
+    const server = `page.127-0-0-1-${fixtures.port}`;
+    const otherServer = `page.localhost-${fixtures.port}`;
+    await toggleSettings();
+    await allowSite(panel, fixtures.allowed);
+    await toggleSettings();
+
+    const notes = await launched.context.newPage();
+    await notes.goto(fixtures.url('/webmcp/notes.html'));
+    await notes.locator('body[data-ready="tools"]').waitFor();
+    await notes.frameLocator('iframe').locator('body[data-ready="tools"]').waitFor();
+    const stranger = await launched.context.newPage();
+    await stranger.goto(`${fixtures.other}/webmcp/notes.html`);
+    await stranger.locator('body[data-ready="tools"]').waitFor();
+    await notes.bringToFront();
+
+    // The browser tools are there, the page's are not: nobody turned them on.
+    await waitFor(async () => (await toolNames()).includes('tabwright.snapshot'), 30_000);
+    expect(await pageToolNames()).toEqual([]);
+
+    await toggleSettings();
+    const offer = panel.getByRole('checkbox', { name: `Offer tools declared by ${fixtures.allowed}` });
+    expect(await offer.isChecked()).toBe(false);
+    expect(await panel.getByRole('checkbox', { name: `Offer tools declared by ${fixtures.other}` }).count()).toBe(0);
+    await offer.check();
+    await toggleSettings();
+
+    await waitFor(async () => (await pageToolNames()).length === 3, 30_000);
+    const listed = (await client.listTools()).tools.filter((tool) => tool.name.startsWith('page.'));
+    expect(listed.map((tool) => tool.name).sort()).toEqual(
+      [`${server}.delete_note`, `${server}.list_notes`, `${server}.search_notes`].sort(),
+    );
+    expect(listed.some((tool) => tool.name.startsWith(otherServer))).toBe(false);
+    const list = listed.find((tool) => tool.name === `${server}.list_notes`)!;
+    expect(list.description).toContain(`Page-provided tool declared by ${fixtures.allowed}`);
+    // The page's bidi override is gone and its fake closing tag defused.
+    expect(list.description).not.toContain('\u202e');
+    expect(list.description).not.toContain('</untrusted-page-content>');
+    expect(list.annotations?.readOnlyHint).toBe(true);
+    const remove = listed.find((tool) => tool.name === `${server}.delete_note`)!;
+    expect(remove.annotations?.readOnlyHint).toBe(false);
+    expect(remove.description).toContain('the user confirms every call');
+    expect(remove.inputSchema.required).toEqual(['id']);
+
+    // A read: the page's answer, wrapped as its words.
+    const read = await client.callTool({ name: `${server}.list_notes`, arguments: {} });
+    expect(read.isError).toBeFalsy();
+    const readText = textOf(read);
+    expect(readText.startsWith(`<untrusted-page-content origin="${fixtures.allowed}">`)).toBe(true);
+    expect(readText).toContain('Buy milk');
+    expect(readText.match(/<\/untrusted-page-content>/g)).toHaveLength(1);
+
+    // Arguments that do not fit the declared schema never reach the page.
+    const invalid = await client.callTool({ name: `${server}.search_notes`, arguments: { word: '' } });
+    expect(invalid.isError).toBe(true);
+    expect(textOf(invalid)).toContain('Invalid arguments for search_notes');
+    const found = await client.callTool({ name: `${server}.search_notes`, arguments: { word: 'plumber' } });
+    expect(textOf(found)).toContain('Call the plumber');
+    expect(textOf(found)).not.toContain('Buy milk');
+
+    // Not read-only: refused while act mode is off.
+    const readOnly = await client.callTool({ name: `${server}.delete_note`, arguments: { id: 'n1' } });
+    expect(textOf(readOnly)).toContain('act mode is off');
+    expect(await notes.locator('#deleted').textContent()).toBe('0');
+
+    await toggleSettings();
+    await panel.getByRole('switch', { name: 'Act mode' }).check();
+    await toggleSettings();
+    await notes.bringToFront();
+
+    // Consequential: the card waits, offers no "for this site", and Deny refuses.
+    const denied = client.callTool({ name: `${server}.delete_note`, arguments: { id: 'n1' } });
+    const card = panel.getByRole('alertdialog').filter({ hasText: `${server}.delete_note` });
+    await card.waitFor();
+    expect(await card.getByRole('button', { name: 'Allow for this site' }).count()).toBe(0);
+    await expect.poll(() => card.innerText()).toContain('Tabwright asks every time');
+    await card.getByRole('button', { name: 'Deny' }).click();
+    expect(textOf(await denied)).toContain('the user denied this action');
+    expect(await notes.locator('#notes li').count()).toBe(2);
+
+    const allowed = client.callTool({ name: `${server}.delete_note`, arguments: { id: 'n1' } });
+    await card.waitFor();
+    await card.getByRole('button', { name: 'Allow once' }).click();
+    const done = await allowed;
+    expect(done.isError).toBeFalsy();
+    expect(textOf(done)).toContain('Deleted n1.');
+    expect(await notes.locator('#deleted').textContent()).toBe('1');
+    expect(await notes.locator('#notes li').allInnerTexts()).toEqual(['Call the plumber']);
+
+    // Asked again on the next call: an allowed call leaves no grant behind.
+    const again = client.callTool({ name: `${server}.delete_note`, arguments: { id: 'n2' } });
+    await card.waitFor();
+    await card.getByRole('button', { name: 'Deny' }).click();
+    expect(textOf(await again)).toContain('the user denied this action');
+    expect(await notes.locator('#notes li').count()).toBe(1);
+
+    // The page withdraws a tool: the list follows.
+    await notes.getByRole('button', { name: 'Withdraw the search tool' }).click();
+    await waitFor(async () => !(await pageToolNames()).includes(`${server}.search_notes`), 30_000);
+    expect(await pageToolNames()).toContain(`${server}.list_notes`);
+
+    // The tab moves to a site that is not allowed: its tools are not this server's, and nothing is listed.
+    await notes.goto(`${fixtures.other}/webmcp/notes.html`);
+    await notes.locator('body[data-ready="tools"]').waitFor();
+    await waitFor(async () => (await pageToolNames()).length === 0, 30_000);
+    const gone = await client.callTool({ name: `${server}.list_notes`, arguments: {} });
+    expect(gone.isError).toBe(true);
+    expect(textOf(gone)).not.toContain('Buy milk');
+    expect((await toolNames()).some((name) => name.startsWith(otherServer))).toBe(false);
+  });
+});
