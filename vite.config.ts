@@ -17,34 +17,43 @@ function icons(): Plugin {
 }
 
 /**
- * The page agent is injected with `chrome.scripting.executeScript({ files })`, which runs classic
- * scripts only, so it is bundled on its own as one self-contained IIFE beside the extension.
+ * Scripts that run in web pages are bundled on their own as self-contained IIFEs beside the
+ * extension: `chrome.scripting` injects the page agent with `executeScript({ files })`, and the
+ * dialog scripts are registered content scripts; both run classic scripts only.
  */
-function pageAgent(minify: boolean): Plugin {
+const PAGE_SCRIPTS = [
+  { entry: 'src/page/main.ts', name: 'tabwrightPageAgent', file: 'page/agent.js' },
+  { entry: 'src/page/dialogs/main-world.ts', name: 'tabwrightDialogHook', file: 'page/dialog-hook.js' },
+  { entry: 'src/page/dialogs/isolated-world.ts', name: 'tabwrightDialogRelay', file: 'page/dialog-relay.js' },
+];
+
+function pageScripts(minify: boolean): Plugin {
   let outDir = '';
   return {
-    name: 'tabwright:page-agent',
+    name: 'tabwright:page-scripts',
     apply: 'build',
     configResolved(config) {
       outDir = resolve(config.root, config.build.outDir);
     },
     async closeBundle() {
-      await build({
-        configFile: false,
-        logLevel: 'warn',
-        build: {
-          outDir,
-          emptyOutDir: false,
-          minify,
-          sourcemap: false,
-          lib: {
-            entry: resolve(root, 'src/page/main.ts'),
-            formats: ['iife'],
-            name: 'tabwrightPageAgent',
-            fileName: () => 'page/agent.js',
+      for (const script of PAGE_SCRIPTS) {
+        await build({
+          configFile: false,
+          logLevel: 'warn',
+          build: {
+            outDir,
+            emptyOutDir: false,
+            minify,
+            sourcemap: false,
+            lib: {
+              entry: resolve(root, script.entry),
+              formats: ['iife'],
+              name: script.name,
+              fileName: () => script.file,
+            },
           },
-        },
-      });
+        });
+      }
     },
   };
 }
@@ -53,7 +62,7 @@ export default defineConfig(({ mode }) => {
   const flavour = mode === 'test' ? 'test' : 'release';
   const outDir = flavour === 'test' ? 'dist-test' : 'dist';
   return {
-    plugins: [icons(), crx({ manifest: buildManifest(flavour) }), pageAgent(flavour === 'release')],
+    plugins: [icons(), crx({ manifest: buildManifest(flavour) }), pageScripts(flavour === 'release')],
     build: {
       outDir,
       emptyOutDir: true,

@@ -1,7 +1,11 @@
 /**
- * The service worker only wires the toolbar button to the side panel. Everything else lives in the
- * panel page, which owns the agent connections for its window.
+ * The service worker wires the toolbar button to the side panel and keeps the dialog content
+ * scripts registered for the allowed sites. Everything else lives in the panel page, which owns
+ * the agent connections for its window.
  */
+import { keepDialogScriptsInStep } from '../platform/chrome-dialog-scripts';
+
+keepDialogScriptsInStep();
 chrome.runtime.onInstalled.addListener(() => void openPanelOnActionClick());
 chrome.runtime.onStartup.addListener(() => void openPanelOnActionClick());
 void openPanelOnActionClick();

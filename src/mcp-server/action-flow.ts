@@ -13,6 +13,7 @@ import type { ResponseBuilder } from './response';
 import type { Snapshot } from './snapshot-service';
 import type { PageToolContext, ToolContext } from './tool';
 import { REFUSED_REPLY } from './page-guard';
+import { armDialogs } from './dialogs';
 
 /** Page actions this flow runs; `actionId` is filled in here. */
 type ActionCommand = Extract<
@@ -115,6 +116,8 @@ export async function performAction(
   const actionId = randomId();
   const cancel = () => void page.run(tab.id, { op: 'cancelWait', waitId: actionId }, { frameId }).catch(() => {});
   ctx.signal.addEventListener('abort', cancel, { once: true });
+  // A dialog the action opens is answered as the call said, or dismissed; never left to block the page.
+  const dialogs = await armDialogs(ctx, tab.id, frameId);
   try {
     let reply: z.infer<typeof ActionReply> | undefined;
     let lost = false;
@@ -154,9 +157,11 @@ export async function performAction(
       await followNavigation(ctx, watch, true);
       await reportPage(ctx, response, (await ctx.browser.getTab(tab.id)) ?? current, line, before);
     }
+    await dialogs?.report(response);
   } finally {
     ctx.signal.removeEventListener('abort', cancel);
     watch?.dispose();
+    await dialogs?.disarm();
   }
 }
 

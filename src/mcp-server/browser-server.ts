@@ -4,6 +4,7 @@
  */
 import { PageCommandError, type BrowserPort, type TabInfo } from './browser-port';
 import type { CallActivity } from './call-activity';
+import { dialogAnswerOf, type DialogPort } from './dialogs';
 import { DownloadWatch, reportStartedDownloads, type DownloadPort } from './downloads';
 import { auditUnknownTool, runGated, type SessionGrants } from './gates/call-gate';
 import { inspectTargets } from './gates/inspect-targets';
@@ -29,6 +30,8 @@ export interface BrowserServerOptions {
   exposed?(): boolean;
   /** Chrome's downloads: listed by the `downloads` tool and reported after write calls, while the user has it on. */
   downloads?: DownloadPort;
+  /** The tabs' dialog relays: actions answer or dismiss the dialogs they open, leaves ask first. */
+  dialogs?: DialogPort;
   /** What the user sees while a call works (tab group, outline). */
   activity?: CallActivity;
 }
@@ -112,6 +115,9 @@ export class BrowserToolServer implements ToolServer {
       checkDestination: (url) => o.gates.originRefusal(url),
       isTabVisible: async (url) => (await o.gates.originRefusal(url)) === undefined,
       ...(o.downloads ? { downloads: o.downloads } : {}),
+      ...(o.dialogs ? { dialogs: o.dialogs } : {}),
+      // Only a write, confirmed by the user, may answer a dialog: a read's dialogs are always dismissed.
+      ...(tool.effect === 'write' && dialogAnswerOf(args.dialog) ? { dialog: dialogAnswerOf(args.dialog)! } : {}),
     };
     const write = tool.effect === 'write';
     // Watching from before the handler runs: a click's download can begin before its result is in.

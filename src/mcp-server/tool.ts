@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { PagePort, TabInfo, ToolBrowser } from './browser-port';
+import type { DialogAnswer, DialogPort } from './dialogs';
 import type { DownloadPort } from './downloads';
 import type { ResponseBuilder } from './response';
 import type { Snapshot, SnapshotService } from './snapshot-service';
@@ -25,6 +26,10 @@ export interface ToolContext {
   isTabVisible(url: string | undefined): Promise<boolean>;
   /** Chrome's downloads, when the panel can report them (absent in builds and tests without it). */
   readonly downloads?: DownloadPort;
+  /** The tab's dialog relays, when the browser has them (see dialogs.ts). */
+  readonly dialogs?: DialogPort;
+  /** The call's `dialog` argument: how to answer a dialog the call makes the page open. */
+  readonly dialog?: DialogAnswer;
 }
 
 export interface PageToolContext extends ToolContext {

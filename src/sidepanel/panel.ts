@@ -9,6 +9,7 @@ import { BrowserToolServer } from '../mcp-server/browser-server';
 import { SnapshotService } from '../mcp-server/snapshot-service';
 import type { ToolServer } from '../mcp-server/mcp-core';
 import { ChromeBrowser } from '../platform/chrome-browser';
+import { ChromeDialogs } from '../platform/chrome-dialogs';
 import type { AgentProfile, Settings } from '../shared/settings';
 import { PermissionChoices, SessionIdStore, SettingsStore, StoredRefCounters, TokenStore } from '../shared/stores';
 import { AgentHub } from './agent-hub';
@@ -69,6 +70,7 @@ export async function startPanel(): Promise<void> {
   if (loaded.problem) chat.notice(loaded.problem);
   const tokens = new TokenStore(local);
   const browser = new ChromeBrowser();
+  const dialogs = new ChromeDialogs();
   const snapshots = new SnapshotService(new StoredRefCounters(chromeArea(chrome.storage.session)));
   const promptsRoot = document.getElementById('prompts')!;
   const gatesWiring = await wireGates({
@@ -135,6 +137,7 @@ export async function startPanel(): Promise<void> {
         grants,
         exposed: gatesWiring.exposedFor(profile.id, profile.serverName),
         downloads: presence.downloads,
+        dialogs,
         activity: presence.activityFor(profile.id, agentName),
       });
       browserServers.set(key, server);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { elementTarget, performAction, targetLabel } from '../action-flow';
 import { defineTool } from '../tool';
-import { refArg, selectorArg } from './action-args';
+import { dialogArg, refArg, selectorArg } from './action-args';
 
 export const click = defineTool({
   name: 'click',
@@ -17,6 +17,7 @@ export const click = defineTool({
     selector: selectorArg,
     button: z.enum(['left', 'middle', 'right']).default('left').describe('Mouse button (default left)'),
     double: z.boolean().default(false).describe('Double-click instead of a single click'),
+    dialog: dialogArg,
   }),
   async handle(args, ctx, response) {
     const at = elementTarget(args, 'element to click');

@@ -3,7 +3,7 @@ import type { ElementTarget } from '../../page/protocol';
 import { elementTarget, performAction } from '../action-flow';
 import { targetOf } from '../tool-spec';
 import { defineTool } from '../tool';
-import { refArg, selectorArg } from './action-args';
+import { dialogArg, refArg, selectorArg } from './action-args';
 
 export const fillForm = defineTool({
   name: 'fill_form',
@@ -30,6 +30,7 @@ export const fillForm = defineTool({
       .max(100)
       .describe('The fields to fill, in order'),
     submit: z.boolean().default(false).describe('Submit the form after filling (as Enter in the last field would)'),
+    dialog: dialogArg,
   }),
   async handle(args, ctx, response) {
     const fields: Array<{ target: ElementTarget; value: string | boolean | string[] }> = [];

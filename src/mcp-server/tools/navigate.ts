@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { reportNewPage } from '../action-flow';
+import { leaveRefusal, restoreLeavePrompt } from '../dialogs';
+import { leaveDialogArg } from './action-args';
 import { urlArgument } from '../tool-spec';
 import { defineTool, type ToolContext } from '../tool';
 
@@ -40,11 +42,15 @@ export const navigate = defineTool({
   title: 'Navigate',
   description:
     'Load a URL in the current tab and wait for it to load (bounded). Only absolute http(s) URLs on sites the ' +
-    'user has allowed. Returns the snapshot of the new page.',
+    'user has allowed. Returns the snapshot of the new page. A page that asks before leaving ("Leave site?") is ' +
+    'left as it is unless `dialog` says to accept.',
   effect: 'write',
   scope: 'tabs',
   destination: urlArgument,
-  input: z.object({ url: z.string().min(1).max(8_192).describe('Absolute http(s) URL to load') }),
+  input: z.object({
+    url: z.string().min(1).max(8_192).describe('Absolute http(s) URL to load'),
+    dialog: leaveDialogArg,
+  }),
   async handle(args, ctx, response) {
     const problem = checkWebUrl(args.url);
     if (problem) return void response.error(problem);
@@ -52,7 +58,13 @@ export const navigate = defineTool({
     if (refusal) return void response.error(refusal);
     const tab = await tabToNavigate(ctx);
     if (typeof tab === 'string') return void response.error(tab);
-    const loaded = await ctx.browser.navigate(tab.id, args.url, ctx.signal);
-    await reportNewPage(ctx, response, loaded, `Navigated to ${args.url}`);
+    const asks = await leaveRefusal(ctx, tab.id, 'navigate');
+    if (asks) return void response.error(asks);
+    try {
+      const loaded = await ctx.browser.navigate(tab.id, args.url, ctx.signal);
+      await reportNewPage(ctx, response, loaded, `Navigated to ${args.url}`);
+    } finally {
+      await restoreLeavePrompt(ctx, tab.id);
+    }
   },
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { elementTarget, performAction, targetLabel } from '../action-flow';
 import { defineTool } from '../tool';
-import { refArg, selectorArg } from './action-args';
+import { dialogArg, refArg, selectorArg } from './action-args';
 
 export const pressKey = defineTool({
   name: 'press_key',
@@ -17,6 +17,7 @@ export const pressKey = defineTool({
     key: z.string().min(1).max(64).describe('Key name or combination, e.g. Enter, Escape, ArrowDown, Control+a'),
     ref: refArg,
     selector: selectorArg,
+    dialog: dialogArg,
   }),
   async handle(args, ctx, response) {
     const named = args.ref !== undefined || args.selector !== undefined;

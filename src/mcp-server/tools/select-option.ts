@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { elementTarget, performAction, targetLabel } from '../action-flow';
 import { defineTool } from '../tool';
-import { refArg, selectorArg } from './action-args';
+import { dialogArg, refArg, selectorArg } from './action-args';
 
 const oneOrMany = z.union([z.string(), z.array(z.string()).min(1)]);
 
@@ -18,6 +18,7 @@ export const selectOption = defineTool({
     selector: selectorArg,
     value: oneOrMany.optional().describe('The option value (or values, for a multi-select)'),
     label: oneOrMany.optional().describe('The visible option label (or labels), when the value is not known'),
+    dialog: dialogArg,
   }),
   async handle(args, ctx, response) {
     const at = elementTarget(args, 'drop-down');

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { elementTarget, performAction, targetLabel } from '../action-flow';
 import { targetOf } from '../tool-spec';
 import { defineTool } from '../tool';
-import { refArg, selectorArg } from './action-args';
+import { dialogArg, refArg, selectorArg } from './action-args';
 
 export const MAX_TYPED_CHARS = 10_000;
 
@@ -23,6 +23,7 @@ export const type = defineTool({
     text: z.string().max(MAX_TYPED_CHARS).describe('The text to type'),
     clear: z.boolean().default(true).describe('Empty the field first (default true); false appends to what is there'),
     submit: z.boolean().default(false).describe('Press Enter afterwards, which submits the form the field is in'),
+    dialog: dialogArg,
   }),
   async handle(args, ctx, response) {
     const at = elementTarget(args, 'field to type into');

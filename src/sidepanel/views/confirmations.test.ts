@@ -45,6 +45,41 @@ describe('PromptTray.confirm', () => {
     expect(cards()).toHaveLength(0);
   });
 
+  it('says how a dialog the action opens will be answered, and names it to screen readers', () => {
+    const signal = new AbortController().signal;
+    void tray.confirm(
+      request('click', { args: { ref: 'e1', dialog: { accept: true, promptText: 'Q3' } } }),
+      1000,
+      signal,
+    );
+    const line = cards()[0]!.querySelector('.dialog-answer')!;
+    expect(line.textContent).toBe(
+      'If the page asks (alert, confirm, prompt or “Leave site?”): accept it, answering “Q3”',
+    );
+    expect(cards()[0]!.getAttribute('aria-describedby')).toContain(line.id);
+  });
+
+  it('shows a dismissing answer and an accepting one, and nothing without one', async () => {
+    const signal = new AbortController().signal;
+    const line = () => cards()[0]?.querySelector('.dialog-answer')?.textContent;
+    const first = tray.confirm(request('click', { args: { ref: 'e1', dialog: { accept: false } } }), 120_000, signal);
+    expect(line()).toMatch(/: dismiss it \(Cancel\)$/);
+    waitUntilArmed();
+    button('Deny').click();
+    await first;
+    const second = tray.confirm(
+      request('navigate', { args: { url: 'https://a.example', dialog: { accept: true } } }),
+      120_000,
+      signal,
+    );
+    expect(line()).toMatch(/: accept it \(OK\)$/);
+    waitUntilArmed();
+    button('Deny').click();
+    await second;
+    void tray.confirm(request('click'), 120_000, signal);
+    expect(line()).toBeUndefined();
+  });
+
   it('offers no "for this site" for a tool confirmed every time, and says why', async () => {
     const answer = tray.confirm(
       request('delete_note', { server: 'page.app-example', everyTime: true }),

@@ -9,6 +9,7 @@
  * appears where the last one was, under a pointer or a key that was meant for that one.
  */
 import type { ConfirmAnswer, ConfirmRequest, ConfirmTarget } from '../../mcp-server/gates/types';
+import { dialogAnswerOf } from '../../mcp-server/dialogs';
 import { h } from '../dom';
 import { t } from '../i18n';
 import './gates.css';
@@ -136,10 +137,12 @@ export class PromptTray {
       h('button', { type: 'button', className: 'danger', onclick: answer('deny') }, t('deny')),
     ];
     for (const button of buttons) button.setAttribute('aria-disabled', 'true');
+    const dialog = dialogLine(`${id}-dialog`, request.args);
     const described = [
       request.url ? `${id}-url` : '',
       request.targets ? `${id}-targets` : '',
       request.everyTime ? `${id}-every` : '',
+      dialog ? `${id}-dialog` : '',
       `${id}-args`,
     ];
     const card = h(
@@ -167,6 +170,7 @@ export class PromptTray {
         : null,
       request.targets ? targetList(`${id}-targets`, request.targets) : null,
       request.everyTime ? h('p', { className: 'every-time', id: `${id}-every` }, t('confirmEveryTime')) : null,
+      dialog,
       h(
         'pre',
         { className: 'args', id: `${id}-args`, tabindex: '0', 'aria-label': t('confirmArguments') },
@@ -210,6 +214,18 @@ export class PromptTray {
 }
 
 /** What each ref/selector names in the page right now, as the page said just before asking. */
+/** How the call says to answer a dialog its action opens, when it says so. */
+function dialogLine(id: string, args: Readonly<Record<string, unknown>>): HTMLElement | null {
+  const answer = dialogAnswerOf(args.dialog);
+  if (!answer) return null;
+  const how = !answer.accept
+    ? t('confirmDialogDismiss')
+    : answer.promptText !== undefined
+      ? t('confirmDialogAnswer', answer.promptText)
+      : t('confirmDialogAccept');
+  return h('p', { className: 'dialog-answer', id }, `${t('fieldLabel', t('confirmDialog'))} `, h('strong', {}, how));
+}
+
 function targetList(id: string, targets: readonly ConfirmTarget[]): HTMLElement {
   return h(
     'div',

@@ -1,0 +1,225 @@
+/**
+ * The `dialog` argument through the gates and the action flow, with a scripted page: act mode, the
+ * confirmation that shows the answer, the answer going only to a frame the gates allow, what the
+ * result quotes, the audit entry, and leaving a page that asks first.
+ */
+import { describe, expect, it } from 'vitest';
+import { BrowserToolServer } from './browser-server';
+import type { DialogAnswer, DialogPort, FrameDialogs, LeaveMode } from './dialogs';
+import { MemoryRefCounters, SnapshotService } from './snapshot-service';
+import { browserTools } from './tools';
+import { inputJsonSchema } from './registry';
+import { Blocklist, SHIPPED_BLOCKLIST } from './gates/blocklist';
+import { SessionGrants } from './gates/call-gate';
+import { createGateEnvironment } from './gates/environment';
+import { fakeBrowser } from './gates/fake-browser';
+import type { AuditEntry, ConfirmRequest } from './gates/types';
+
+const SITE = 'https://app.example';
+const OTHER = 'https://ads.example';
+
+/** A tab's relays as a script: what each frame's dialogs will have been when collected. */
+function fakeDialogs(opened: FrameDialogs[] = [], asks = false) {
+  const armed: { frameId: number | 'all'; answer: DialogAnswer | null }[] = [];
+  const leaves: LeaveMode[] = [];
+  const port: DialogPort = {
+    async arm(_tabId, _token, answered) {
+      armed.push({ frameId: 'all', answer: null });
+      if (answered) armed.push({ frameId: answered.frameId, answer: answered.answer });
+    },
+    async collect() {
+      return opened;
+    },
+    async leave(_tabId, mode) {
+      leaves.push(mode);
+      return [{ frameId: 0, asks: mode === 'check' && asks }];
+    },
+  };
+  return { port, armed, leaves };
+}
+
+function setUp(options: { act?: boolean; dialogs: DialogPort; frames?: { frameId: number; url: string }[] }) {
+  const browser = fakeBrowser([
+    { id: 1, windowId: 1, url: `${SITE}/work`, title: 'Work', active: true, loading: false },
+  ]);
+  if (options.frames) {
+    browser.frameList = options.frames.map((f) => ({
+      ...f,
+      parentFrameId: f.frameId ? 0 : -1,
+      documentId: `d${f.frameId}`,
+    }));
+  }
+  const audit: AuditEntry[] = [];
+  const asked: ConfirmRequest[] = [];
+  const gates = createGateEnvironment({
+    killed: () => false,
+    actMode: () => options.act ?? true,
+    allowedSites: () => [SITE],
+    screenshots: () => false,
+    blocklist: () => new Blocklist(SHIPPED_BLOCKLIST),
+    hasHostPermission: async () => true,
+    hasAllUrls: async () => false,
+    secretValues: () => [],
+    confirm: async (request) => {
+      asked.push(request);
+      return 'once';
+    },
+    audit: (entry) => audit.push(entry),
+  });
+  const server = new BrowserToolServer({
+    name: 'tabwright',
+    version: '0',
+    agentName: () => 'Agent',
+    windowId: 1,
+    tools: browserTools,
+    browser,
+    snapshots: new SnapshotService(new MemoryRefCounters()),
+    gates,
+    grants: new SessionGrants(),
+    dialogs: options.dialogs,
+  });
+  const call = async (tool: string, args: Record<string, unknown>) => {
+    const result = await server.call(`tabwright.${tool}`, args, {
+      signal: new AbortController().signal,
+      requestId: '1',
+    });
+    return { result, text: result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n') };
+  };
+  return { call, audit, asked, browser };
+}
+
+const confirmRecord = (url: string, answer: DialogAnswer | null) => ({
+  kind: 'confirm' as const,
+  message: 'Delete the report?',
+  answer,
+  url,
+});
+
+describe('the dialog argument', () => {
+  it('is refused with the call when act mode is off; nothing is armed', async () => {
+    const dialogs = fakeDialogs();
+    const { call, asked } = setUp({ act: false, dialogs: dialogs.port });
+    const { result, text } = await call('click', { ref: 'e1', dialog: { accept: true } });
+    expect(result.isError).toBe(true);
+    expect(text).toMatch(/act mode/i);
+    expect(asked).toHaveLength(0);
+    expect(dialogs.armed).toEqual([]);
+  });
+
+  it('is shown to the user in the confirmation and the audit entry, then answers in the action frame', async () => {
+    const dialogs = fakeDialogs([{ frameId: 0, records: [confirmRecord(`${SITE}/work`, { accept: true })] }]);
+    const { call, asked, audit } = setUp({ dialogs: dialogs.port });
+    const { result, text } = await call('click', { ref: 'e1', dialog: { accept: true } });
+    expect(result.isError, text).toBeFalsy();
+    expect(asked[0]!.args).toMatchObject({ ref: 'e1', dialog: { accept: true } });
+    expect(audit.at(-1)!.args).toMatchObject({ dialog: { accept: true } });
+    expect(dialogs.armed).toEqual([
+      { frameId: 'all', answer: null },
+      { frameId: 0, answer: { accept: true } },
+    ]);
+    expect(text).toContain(
+      'The page opened a confirm dialog during the action; it was answered as the call said: accepted (OK)',
+    );
+    expect(text).toContain(`<untrusted-page-content origin="${SITE}">\nDelete the report?\n</untrusted-page-content>`);
+  });
+
+  it('is taken by every page action that writes, and by every tool that leaves a page', () => {
+    const taking = browserTools
+      .filter((tool) => Object.keys(inputJsonSchema(tool.input).properties ?? {}).includes('dialog'))
+      .map((tool) => tool.name)
+      .sort();
+    expect(taking).toEqual(
+      ['click', 'close_tab', 'fill_form', 'history', 'navigate', 'press_key', 'reload', 'select_option', 'type'].sort(),
+    );
+    for (const name of taking) expect(browserTools.find((t) => t.name === name)!.effect).toBe('write');
+  });
+
+  it('without an answer, reports the dismissed dialog and how to answer it', async () => {
+    const dialogs = fakeDialogs([{ frameId: 0, records: [confirmRecord(`${SITE}/work`, null)] }]);
+    const { call } = setUp({ dialogs: dialogs.port });
+    const { result, text } = await call('click', { ref: 'e1' });
+    expect(result.isError).toBeFalsy();
+    expect(dialogs.armed).toEqual([{ frameId: 'all', answer: null }]);
+    expect(text).toContain('it was dismissed (Cancel), because the call gave no `dialog` answer');
+    expect(text).toContain('Delete the report?');
+    expect(text).toContain('repeat the action with `dialog`');
+  });
+
+  it('never gives the answer to a frame the gates refuse, nor quotes its dialog', async () => {
+    const dialogs = fakeDialogs([{ frameId: 3, records: [confirmRecord(`${OTHER}/frame`, null)] }]);
+    const frames = [
+      { frameId: 0, url: `${SITE}/work` },
+      { frameId: 3, url: `${OTHER}/frame` },
+    ];
+    const { call } = setUp({ dialogs: dialogs.port, frames });
+    // A ref in the refused frame: the guard refuses the action, and the frame never got the answer.
+    const refused = await call('click', { ref: 'f3e1', dialog: { accept: true, promptText: 'secret' } });
+    expect(refused.result.isError).toBe(true);
+    expect(dialogs.armed).toEqual([{ frameId: 'all', answer: null }]);
+    const { text } = await call('click', { ref: 'e1', dialog: { accept: true } });
+    expect(text).toContain('A frame Tabwright may not read opened a confirm dialog during the action');
+    expect(text).not.toContain('Delete the report?');
+  });
+
+  it('quotes an about:blank frame by the page that made it', async () => {
+    const dialogs = fakeDialogs([{ frameId: 2, records: [confirmRecord('about:blank', null)] }]);
+    const frames = [
+      { frameId: 0, url: `${SITE}/work` },
+      { frameId: 2, url: 'about:blank' },
+    ];
+    const { text } = await setUp({ dialogs: dialogs.port, frames }).call('click', { ref: 'e1' });
+    expect(text).toContain(`<untrusted-page-content origin="${SITE}">\nDelete the report?`);
+  });
+
+  it('is never passed on by a read: a hover dismisses whatever it opens', async () => {
+    const dialogs = fakeDialogs();
+    const { call } = setUp({ dialogs: dialogs.port });
+    await call('hover', { ref: 'e1', dialog: { accept: true } });
+    expect(dialogs.armed).toEqual([{ frameId: 'all', answer: null }]);
+  });
+
+  it('is checked as an object with a boolean accept', async () => {
+    const { call } = setUp({ dialogs: fakeDialogs().port });
+    for (const dialog of [true, { accept: 'yes' }, { accept: true, extra: 1 }, { accept: true, promptText: 3 }]) {
+      const { result } = await call('click', { ref: 'e1', dialog });
+      expect(result.isError, JSON.stringify(dialog)).toBe(true);
+    }
+  });
+});
+
+describe('leaving a page that asks first', () => {
+  it('refuses navigate, reload, history and close_tab without an answer, doing nothing', async () => {
+    const dialogs = fakeDialogs([], true);
+    const { call, browser } = setUp({ dialogs: dialogs.port });
+    for (const [tool, args] of [
+      ['navigate', { url: `${SITE}/next` }],
+      ['reload', {}],
+      ['history', { direction: 'back' }],
+      ['close_tab', { tabId: 1 }],
+      ['navigate', { url: `${SITE}/next`, dialog: { accept: false } }],
+    ] as const) {
+      const { result, text } = await call(tool, args);
+      expect(result.isError, tool).toBe(true);
+      expect(text).toContain('The page asks before leaving');
+    }
+    expect(browser.effects).toEqual([]);
+    expect(dialogs.leaves.every((mode) => mode === 'check')).toBe(true);
+  });
+
+  it('lets the leave through when told to accept, and restores the prompt afterwards', async () => {
+    const dialogs = fakeDialogs([], true);
+    const { call, browser } = setUp({ dialogs: dialogs.port });
+    const { result } = await call('navigate', { url: `${SITE}/next`, dialog: { accept: true } });
+    expect(result.isError).toBeFalsy();
+    expect(browser.effects).toContain(`navigate:${SITE}/next`);
+    expect(dialogs.leaves).toEqual(['check', 'allow', 'forbid']);
+  });
+
+  it('goes ahead without asking anything when no handler would prompt', async () => {
+    const dialogs = fakeDialogs([], false);
+    const { call, browser } = setUp({ dialogs: dialogs.port });
+    expect((await call('reload', {})).result.isError).toBeFalsy();
+    expect(browser.effects).toContain('reload');
+    expect(dialogs.leaves).toEqual(['check']);
+  });
+});

@@ -1,0 +1,195 @@
+/**
+ * JavaScript dialogs around agent actions, panel side. Before an action the tab's dialog relays
+ * are armed (see src/page/dialogs/): the frame the action runs in with the call's `dialog` answer,
+ * if the gates allow that frame, every other frame to dismiss. Afterwards what the dialogs said is
+ * collected and reported: quoted as page content only when the frame that opened it passes the
+ * same decision as every read. Leaving a page (navigate, history, reload, close_tab) first asks the
+ * page whether a beforeunload handler would prompt, and lets the leave pass only when told to accept.
+ */
+import { decidingUrl } from './page-guard';
+import { originOf } from './gates/origin';
+import type { FrameInfo } from './browser-port';
+import type { ResponseBuilder } from './response';
+import type { ToolContext } from './tool';
+
+export type DialogKind = 'alert' | 'confirm' | 'prompt';
+
+/** How the agent wants a dialog its action opens to be answered. */
+export interface DialogAnswer {
+  accept: boolean;
+  promptText?: string;
+}
+
+export interface DialogRecord {
+  kind: DialogKind;
+  message: string;
+  /** The answer given, or null when the dialog was dismissed. */
+  answer: DialogAnswer | null;
+  /** The frame's address when the dialog opened. */
+  url: string;
+}
+
+export interface FrameDialogs {
+  frameId: number;
+  records: DialogRecord[];
+}
+
+export type LeaveMode = 'check' | 'allow' | 'forbid';
+
+/** The tab's dialog relays, reached without the page agent (the platform implements it over chrome.scripting). */
+export interface DialogPort {
+  /** Arms every frame of the tab to dismiss, and `answered`'s document to answer its first dialog. */
+  arm(
+    tabId: number,
+    token: string,
+    answered?: { frameId: number; documentId?: string; answer: DialogAnswer },
+  ): Promise<void>;
+  /** The dialogs each frame saw since `arm`, disarming them. */
+  collect(tabId: number, token: string): Promise<FrameDialogs[]>;
+  /** For each frame with a hook, whether leaving would prompt (`check`), or that it was told. */
+  leave(tabId: number, mode: LeaveMode): Promise<{ frameId: number; asks: boolean }[]>;
+}
+
+/** An answer given as a call argument, or undefined for anything else. */
+export function dialogAnswerOf(value: unknown): DialogAnswer | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const { accept, promptText } = value as { accept?: unknown; promptText?: unknown };
+  if (typeof accept !== 'boolean') return undefined;
+  return typeof promptText === 'string' ? { accept, promptText } : { accept };
+}
+
+/** The answer as the user reads it on the confirmation card and in the result. */
+export function describeAnswer(answer: DialogAnswer): string {
+  if (!answer.accept) return 'dismiss it (Cancel)';
+  return answer.promptText !== undefined ? `accept it, answering "${answer.promptText}"` : 'accept it (OK)';
+}
+
+function describeGiven(answer: DialogAnswer): string {
+  if (!answer.accept) return 'dismissed (Cancel)';
+  return answer.promptText !== undefined ? `accepted, answering "${answer.promptText}"` : 'accepted (OK)';
+}
+
+function randomToken(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export interface ArmedDialogs {
+  /** Writes what the action's dialogs were into the result; safe to call once. */
+  report(response: ResponseBuilder): Promise<void>;
+  /** Disarms without reporting (the action failed). */
+  disarm(): Promise<void>;
+}
+
+/**
+ * Arms the tab's relays for one action in `frameId`. The answer goes only to a document the gates
+ * allow; elsewhere every dialog is dismissed.
+ */
+export async function armDialogs(ctx: ToolContext, tabId: number, frameId: number): Promise<ArmedDialogs | undefined> {
+  const port = ctx.dialogs;
+  if (!port) return undefined;
+  const token = randomToken();
+  const frames = await ctx.page.frames(tabId).catch(() => [] as FrameInfo[]);
+  const answer = ctx.dialog;
+  let answered: Parameters<DialogPort['arm']>[2];
+  const frame = frames.find((f) => f.frameId === frameId);
+  if (answer && frame && (await ctx.checkDestination(decidingUrl(frame, frames))) === undefined) {
+    answered = { frameId, answer, ...(frame.documentId ? { documentId: frame.documentId } : {}) };
+  }
+  await port.arm(tabId, token, answered).catch(() => undefined);
+  let done = false;
+  const collect = async () => {
+    if (done) return [];
+    done = true;
+    return port.collect(tabId, token).catch(() => [] as FrameDialogs[]);
+  };
+  return {
+    async report(response) {
+      const seen = await collect();
+      if (!seen.some((f) => f.records.length)) return;
+      await reportDialogs(ctx, tabId, seen, response);
+    },
+    async disarm() {
+      await collect();
+    },
+  };
+}
+
+const KIND_NAME: Record<DialogKind, string> = { alert: 'an alert', confirm: 'a confirm dialog', prompt: 'a prompt' };
+
+async function reportDialogs(
+  ctx: ToolContext,
+  tabId: number,
+  seen: FrameDialogs[],
+  response: ResponseBuilder,
+): Promise<void> {
+  const frames = await ctx.page.frames(tabId).catch(() => [] as FrameInfo[]);
+  let dismissedAnswerable = false;
+  for (const { frameId, records } of seen) {
+    const frame = frames.find((f) => f.frameId === frameId);
+    for (const record of records) {
+      const at: FrameInfo = { frameId, parentFrameId: frame?.parentFrameId ?? -1, url: record.url };
+      const deciding = decidingUrl(at, frames);
+      const readable = (await ctx.checkDestination(deciding)) === undefined;
+      const what = KIND_NAME[record.kind];
+      const outcome = record.answer
+        ? `it was answered as the call said: ${describeGiven(record.answer)}`
+        : record.kind === 'alert'
+          ? 'it was closed'
+          : 'it was dismissed (Cancel), because the call gave no `dialog` answer';
+      if (record.kind !== 'alert' && !record.answer) dismissedAnswerable = true;
+      if (!readable) {
+        response.text(
+          `A frame Tabwright may not read opened ${what} during the action; ${outcome}. Its text is not shown.`,
+        );
+        continue;
+      }
+      response.text(`The page opened ${what} during the action; ${outcome}. It said:`);
+      response.pageText(originOf(deciding), record.message);
+    }
+  }
+  if (dismissedAnswerable) {
+    response.text(
+      'To answer it, repeat the action with `dialog`: { "accept": true } for OK, { "accept": false } for Cancel, ' +
+        'and "promptText" for what to type into a prompt.',
+    );
+  }
+}
+
+/** How long the page may take to say whether leaving would prompt. */
+export const LEAVE_CHECK_MS = 2_000;
+
+async function withinLeaveCheck<T>(work: Promise<T>, fallback: T): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), LEAVE_CHECK_MS)));
+  try {
+    return await Promise.race([work.catch(() => fallback), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Before the tab leaves its page: the refusal to return when a beforeunload handler would make
+ * the browser ask and the call did not say to accept; undefined when the leave may go ahead (then,
+ * if it would have asked, the next leave is let through without the prompt).
+ */
+export async function leaveRefusal(ctx: ToolContext, tabId: number, verb: string): Promise<string | undefined> {
+  const port = ctx.dialogs;
+  if (!port) return undefined;
+  const checked = await withinLeaveCheck(port.leave(tabId, 'check'), []);
+  if (!checked.some((frame) => frame.asks)) return undefined;
+  if (ctx.dialog?.accept) {
+    await withinLeaveCheck(port.leave(tabId, 'allow'), []);
+    return undefined;
+  }
+  return (
+    `The page asks before leaving ("Leave site? Changes you made may not be saved."), so nothing was done: ` +
+    `the tab did not ${verb} and the page is as it was. If leaving is what the user wants, and unsaved ` +
+    'changes on the page may be lost, repeat the call with `dialog`: { "accept": true }.'
+  );
+}
+
+/** After a leave: whatever the outcome, the page's own prompt is back for the user's next leave. */
+export async function restoreLeavePrompt(ctx: ToolContext, tabId: number): Promise<void> {
+  if (ctx.dialog?.accept && ctx.dialogs) await withinLeaveCheck(ctx.dialogs.leave(tabId, 'forbid'), []);
+}

@@ -1,0 +1,48 @@
+/**
+ * The two content scripts of a document talk through DOM events, the one thing both worlds share.
+ * The main-world hook asks; the isolated-world relay answers, synchronously, inside the same
+ * dispatch. Details are JSON strings, the one kind of value that crosses worlds intact.
+ */
+
+/** The isolated world's global under which the panel finds the relay. */
+export const RELAY_KEY = '__tabwrightDialogRelay';
+
+/** Hook → relay: a page script called alert, confirm or prompt. Detail: `DialogAsk`. */
+export const ASK_EVENT = 'tabwright-dialog-ask';
+/** Relay → hook, during the ask's dispatch only. Detail: `DialogReply`. */
+export const REPLY_EVENT = 'tabwright-dialog-reply';
+/** Relay → hook: `check` whether leaving would prompt, `allow` the next leave without one, `forbid` again. */
+export const LEAVE_EVENT = 'tabwright-leave';
+/** Hook → relay, during the leave request's dispatch. Detail: `LeaveReply`. */
+export const LEAVE_REPLY_EVENT = 'tabwright-leave-reply';
+
+export type DialogKind = 'alert' | 'confirm' | 'prompt';
+
+export interface DialogAsk {
+  kind: DialogKind;
+  message: string;
+  /** The prompt's default text. */
+  defaultText?: string;
+}
+
+/** `native`: no action runs, the page gets the browser's own dialog; otherwise the value to return. */
+export type DialogReply = { mode: 'native' } | { mode: 'answer'; accept: boolean; text?: string | null };
+
+export type LeaveMode = 'check' | 'allow' | 'forbid';
+
+export interface LeaveReply {
+  /** Whether a beforeunload handler would make the browser ask the user before leaving. */
+  asks: boolean;
+}
+
+/** Longest text of a dialog kept for the result; the rest is cut. */
+export const DIALOG_TEXT_LIMIT = 2_000;
+
+export function parseJson<T>(detail: unknown): T | undefined {
+  if (typeof detail !== 'string') return undefined;
+  try {
+    return JSON.parse(detail) as T;
+  } catch {
+    return undefined;
+  }
+}

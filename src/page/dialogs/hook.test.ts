@@ -1,0 +1,165 @@
+// @vitest-environment jsdom
+/**
+ * The hook and the relay in one document (jsdom runs both "worlds" in one, which is enough to see
+ * the protocol): native dialogs while nothing is armed, the answer for the first dialog of an
+ * armed action only, the rest dismissed and recorded, and the beforeunload check and pass.
+ */
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { installDialogHook } from './hook';
+import { ARM_TTL_MS, createDialogRelay, type DialogRelay } from './relay';
+
+type Win = Window & typeof globalThis;
+
+type Stand = ReturnType<typeof vi.fn<(...args: unknown[]) => unknown>>;
+let native: { alert: Stand; confirm: Stand; prompt: Stand };
+let relay: DialogRelay;
+let clock = 0;
+
+/** A fresh window per test: jsdom's own dialogs are stand-ins that record their calls. */
+function freshWindow(): Win {
+  const frame = document.createElement('iframe');
+  document.body.append(frame);
+  const win = frame.contentWindow as Win;
+  native = {
+    alert: vi.fn<(...args: unknown[]) => unknown>(),
+    confirm: vi.fn<(...args: unknown[]) => unknown>(() => true),
+    prompt: vi.fn<(...args: unknown[]) => unknown>(() => 'typed by the user'),
+  };
+  Object.assign(win, native);
+  installDialogHook(win);
+  relay = createDialogRelay(win.document, () => clock);
+  return win;
+}
+
+describe('dialogs in a page', () => {
+  let win: Win;
+  beforeEach(() => {
+    clock = 1_000;
+    document.body.replaceChildren();
+    win = freshWindow();
+  });
+
+  it('are the browser’s own while no action runs', () => {
+    expect(win.confirm('Delete?')).toBe(true);
+    expect(win.prompt('Name?', 'x')).toBe('typed by the user');
+    win.alert('Hi');
+    expect(native.confirm).toHaveBeenCalledWith('Delete?');
+    expect(native.prompt).toHaveBeenCalledWith('Name?', 'x');
+    expect(native.alert).toHaveBeenCalledWith('Hi');
+  });
+
+  it('get the action’s answer, the first one only; the rest are dismissed and all are recorded', () => {
+    relay.arm('t1', { accept: true, promptText: 'Q3' });
+    expect(win.prompt('Name?', 'draft')).toBe('Q3');
+    expect(win.confirm('Really?')).toBe(false);
+    expect(win.prompt('Again?')).toBeNull();
+    expect(native.confirm).not.toHaveBeenCalled();
+    expect(native.prompt).not.toHaveBeenCalled();
+    expect(relay.collect('t1')).toEqual([
+      { kind: 'prompt', message: 'Name?', answer: { accept: true, promptText: 'Q3' }, url: expect.any(String) },
+      { kind: 'confirm', message: 'Really?', answer: null, url: expect.any(String) },
+      { kind: 'prompt', message: 'Again?', answer: null, url: expect.any(String) },
+    ]);
+    // Collected means disarmed: the user's dialogs are theirs again.
+    expect(win.confirm('Mine')).toBe(true);
+  });
+
+  it('answer a prompt accepted without text with its default, and alerts with nothing', () => {
+    relay.arm('t', { accept: true });
+    expect(win.prompt('Name?', 'draft')).toBe('draft');
+    relay.arm('t2', { accept: true });
+    expect(win.alert('Saved')).toBeUndefined();
+    expect(native.alert).not.toHaveBeenCalled();
+    expect(relay.collect('t2')).toMatchObject([{ kind: 'alert', message: 'Saved' }]);
+  });
+
+  it('are dismissed when the action gave no answer', () => {
+    relay.arm('t', null);
+    expect(win.confirm('Delete?')).toBe(false);
+    expect(win.prompt('Name?')).toBeNull();
+    expect(relay.collect('t')).toHaveLength(2);
+  });
+
+  it('cannot be collected with another action’s token, and arming runs out', () => {
+    relay.arm('t', null);
+    win.confirm('Delete?');
+    expect(relay.collect('other')).toEqual([]);
+    clock += ARM_TTL_MS + 1;
+    expect(win.confirm('Later')).toBe(true);
+    expect(native.confirm).toHaveBeenCalledWith('Later');
+  });
+
+  it('stay native through a reference saved before the hook ran (a documented limit)', () => {
+    const saved = native.confirm;
+    relay.arm('t', { accept: true });
+    expect(saved('x')).toBe(true);
+    expect(relay.collect('t')).toEqual([]);
+  });
+
+  it('do not show the page what the answer is before a dialog opens', () => {
+    const seen: unknown[] = [];
+    win.document.addEventListener('tabwright-dialog-reply', (event) => seen.push((event as CustomEvent).detail));
+    relay.arm('t', { accept: true, promptText: 'secret' });
+    expect(seen).toEqual([]);
+    win.prompt('Name?');
+    expect(seen).toHaveLength(1);
+  });
+});
+
+describe('leaving a page', () => {
+  let win: Win;
+  beforeEach(() => {
+    document.body.replaceChildren();
+    win = freshWindow();
+  });
+
+  const unload = () => {
+    const event = new win.Event('beforeunload', { cancelable: true });
+    win.dispatchEvent(event);
+    return event.defaultPrevented;
+  };
+
+  it('does not ask without a handler, or with one that lets it go', () => {
+    expect(relay.leave('check')).toEqual({ asks: false });
+    win.addEventListener('beforeunload', () => undefined);
+    expect(relay.leave('check')).toEqual({ asks: false });
+  });
+
+  it('asks for preventDefault, a returnValue, and an onbeforeunload that returns text', () => {
+    win.addEventListener('beforeunload', (event) => event.preventDefault());
+    expect(relay.leave('check')).toEqual({ asks: true });
+
+    win = freshWindow();
+    win.addEventListener('beforeunload', (event) => {
+      (event as BeforeUnloadEvent).returnValue = 'Unsaved';
+    });
+    expect(relay.leave('check')).toEqual({ asks: true });
+
+    win = freshWindow();
+    const handler = () => 'You have unsaved notes';
+    win.onbeforeunload = handler;
+    expect(relay.leave('check')).toEqual({ asks: true });
+    expect(win.onbeforeunload).toBe(handler);
+  });
+
+  it('lets one leave pass without the page’s handlers, once allowed, until forbidden again', () => {
+    const calls: string[] = [];
+    win.addEventListener('beforeunload', (event) => {
+      calls.push('handler');
+      event.preventDefault();
+    });
+    relay.leave('allow');
+    expect(unload()).toBe(false);
+    expect(calls).toEqual([]);
+    expect(unload()).toBe(true);
+    relay.leave('allow');
+    relay.leave('forbid');
+    expect(unload()).toBe(true);
+  });
+
+  it('has no answer where no hook runs', () => {
+    const frame = document.createElement('iframe');
+    document.body.append(frame);
+    expect(createDialogRelay(frame.contentDocument!).leave('check')).toBeUndefined();
+  });
+});

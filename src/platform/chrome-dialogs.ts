@@ -1,0 +1,73 @@
+/**
+ * The dialog relays of a tab's frames (src/page/dialogs/relay.ts), reached through
+ * `chrome.scripting` in the isolated world. A frame without the relay (a site that is not
+ * allowed, or a document that loaded before the site was) simply has nothing to say.
+ */
+import type { DialogAnswer, DialogPort, DialogRecord, FrameDialogs, LeaveMode } from '../mcp-server/dialogs';
+
+type Relay = {
+  arm(token: string, answer: DialogAnswer | null): boolean;
+  collect(token: string): DialogRecord[];
+  leave(mode: LeaveMode): { asks: boolean } | undefined;
+};
+
+// The functions below run in the page and must not close over anything; the key is repeated there.
+function armRelay(token: string, answer: DialogAnswer | null): boolean {
+  const relay = (globalThis as unknown as Record<string, Relay | undefined>).__tabwrightDialogRelay;
+  return relay ? relay.arm(token, answer) : false;
+}
+
+function collectRelay(token: string): DialogRecord[] {
+  const relay = (globalThis as unknown as Record<string, Relay | undefined>).__tabwrightDialogRelay;
+  return relay ? relay.collect(token) : [];
+}
+
+function leaveRelay(mode: LeaveMode): { asks: boolean } | null {
+  const relay = (globalThis as unknown as Record<string, Relay | undefined>).__tabwrightDialogRelay;
+  return relay?.leave(mode) ?? null;
+}
+
+const isRecord = (value: unknown): value is DialogRecord =>
+  !!value &&
+  typeof value === 'object' &&
+  ['alert', 'confirm', 'prompt'].includes((value as DialogRecord).kind) &&
+  typeof (value as DialogRecord).message === 'string' &&
+  typeof (value as DialogRecord).url === 'string';
+
+export class ChromeDialogs implements DialogPort {
+  async arm(
+    tabId: number,
+    token: string,
+    answered?: { frameId: number; documentId?: string; answer: DialogAnswer },
+  ): Promise<void> {
+    await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, func: armRelay, args: [token, null] });
+    if (!answered) return;
+    const target = answered.documentId
+      ? { tabId, documentIds: [answered.documentId] }
+      : { tabId, frameIds: [answered.frameId] };
+    await chrome.scripting.executeScript({ target, func: armRelay, args: [token, answered.answer] });
+  }
+
+  async collect(tabId: number, token: string): Promise<FrameDialogs[]> {
+    const results = await chrome.scripting.executeScript({
+      target: { tabId, allFrames: true },
+      func: collectRelay,
+      args: [token],
+    });
+    return results.map((result) => ({
+      frameId: result.frameId,
+      records: Array.isArray(result.result) ? (result.result as unknown[]).filter(isRecord) : [],
+    }));
+  }
+
+  async leave(tabId: number, mode: LeaveMode): Promise<{ frameId: number; asks: boolean }[]> {
+    const results = await chrome.scripting.executeScript({
+      target: { tabId, allFrames: true },
+      func: leaveRelay,
+      args: [mode],
+    });
+    return results
+      .filter((result) => result.result && typeof result.result === 'object')
+      .map((result) => ({ frameId: result.frameId, asks: (result.result as { asks?: unknown }).asks === true }));
+  }
+}
