@@ -6,6 +6,19 @@ export interface BenchTable {
   notes: string[];
   columns: string[];
   rows: Array<Array<string | number>>;
+  /** Rows of the goals summary: each measure beside its reference and its target. */
+  goals?: Goal[];
+}
+
+/** One measure against its goal, gathered from every bench into the closing table. */
+export interface Goal {
+  measure: string;
+  ours: string;
+  reference: string;
+  /** Ours against the reference, as the goal states it (e.g. `0.18×`). */
+  now: string;
+  goal: string;
+  met: boolean;
 }
 
 export function median(values: readonly number[]): number {
@@ -17,6 +30,11 @@ export function median(values: readonly number[]): number {
 export function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** The 5th to 95th percentile, as `low–high` ms. */
+export function spread(values: readonly number[]): string {
+  return `${percentile(values, 5).toFixed(0)}–${percentile(values, 95).toFixed(0)}`;
 }
 
 export function ratio(ours: number, baseline: number): string {
@@ -36,4 +54,14 @@ export function formatTable(table: BenchTable): string {
     ...cells.slice(1).map(line),
     '',
   ].join('\n');
+}
+
+/** The closing table: every goal of every bench that ran, beside its reference. */
+export function goalsTable(goals: readonly Goal[]): BenchTable {
+  return {
+    title: 'Goals',
+    notes: ['Each measure of the benches above beside its reference, with its target and whether this run met it.'],
+    columns: ['measure', 'Tabwright', 'reference', 'now', 'target', 'met'],
+    rows: goals.map((g) => [g.measure, g.ours, g.reference, g.now, g.goal, g.met ? 'yes' : 'no']),
+  };
 }

@@ -289,6 +289,16 @@ export const bench: Bench = {
             "the one confirmation per tool that Tabwright's panel asks for (allowed for the site after that). " +
             'Target: Tabwright completes every task.',
         ],
+        goals: [
+          {
+            measure: 'tasks completed',
+            ours: `${sum('ours', done)}/${TASKS.length * RUNS}`,
+            reference: `Playwright MCP ${sum('theirs', done)}/${TASKS.length * RUNS}`,
+            now: `${sum('ours', done)}/${TASKS.length * RUNS}`,
+            goal: 'every task',
+            met: sum('ours', done) === TASKS.length * RUNS,
+          },
+        ],
         columns: [
           'task',
           'library',

@@ -18,7 +18,9 @@ import { armDialogs } from './dialogs';
 /** Page actions this flow runs; `actionId` is filled in here. */
 type ActionCommand = Extract<
   PageCommand,
-  { op: 'click' | 'type' | 'fillForm' | 'selectOption' | 'pressKey' | 'scroll' | 'hover' | 'settle' }
+  {
+    op: 'click' | 'type' | 'fillForm' | 'selectOption' | 'pressKey' | 'scroll' | 'hover' | 'upload' | 'drag' | 'settle';
+  }
 >;
 
 export const ACTION_LOAD_TIMEOUT_MS = 15_000;
@@ -30,6 +32,21 @@ export const ACTION_LOAD_TIMEOUT_MS = 15_000;
 export const ACTION_DEADLINE_MS = 30_000;
 /** After a new document loads, its scripts often render a moment later: a short settle. */
 export const AFTER_LOAD_SETTLE = { quietMs: 100, idleMs: 150, capMs: 2_000 };
+
+/**
+ * Where an action's time went, in the result's `_meta` (not in its text): the page command's round
+ * trip, and inside it the action and the settle wait as the page measured them, then reading the
+ * page for the answer. What the caller measures beyond these is the tunnel.
+ */
+export const TIMING_META = 'tabwright/timing';
+
+export interface ActionTiming {
+  pageMs: number;
+  workMs?: number;
+  settleMs?: number;
+  settleReason?: string;
+  reportMs: number;
+}
 
 /** Errors that mean the document went away under the command, i.e. the page navigated. */
 const DOCUMENT_GONE = new Set(['frame-gone', 'bad-reply', 'frame-changed']);
@@ -122,6 +139,7 @@ export async function performAction(
     let reply: z.infer<typeof ActionReply> | undefined;
     let lost = false;
     const deadline = AbortSignal.timeout(options.deadlineMs ?? ACTION_DEADLINE_MS);
+    const sent = performance.now();
     try {
       const signal = AbortSignal.any([ctx.signal, deadline]);
       reply = await page.run(tab.id, { ...command, actionId } as ActionCommand, { frameId, signal });
@@ -141,6 +159,7 @@ export async function performAction(
       if (!withheld && !documentGone(error, watch)) throw error;
       lost = true; // the document went away, or left the allowed pages, while the command ran
     }
+    const pageMs = performance.now() - sent;
     const outcome = await followNavigation(ctx, watch, lost || !!reply?.navigating);
     let line = (reply?.description ?? options.fallbackLine) + settleNote(reply);
     if (outcome === 'failed') line += `; the page it led to failed to load (${watch?.error})`;
@@ -149,6 +168,7 @@ export async function performAction(
       line += `; it opened a new tab (id ${opened}): switch_tab to work there`;
     const current = (await ctx.browser.getTab(tab.id)) ?? tab;
     if (outcome === 'loaded') await settlePage(ctx, tab.id);
+    const reading = performance.now();
     try {
       await reportPage(ctx, response, current, line, before);
     } catch (error) {
@@ -157,6 +177,11 @@ export async function performAction(
       await followNavigation(ctx, watch, true);
       await reportPage(ctx, response, (await ctx.browser.getTab(tab.id)) ?? current, line, before);
     }
+    const timing: ActionTiming = { pageMs: Math.round(pageMs), reportMs: Math.round(performance.now() - reading) };
+    if (reply?.settled?.workMs !== undefined) timing.workMs = reply.settled.workMs;
+    if (reply?.settled?.settleMs !== undefined) timing.settleMs = reply.settled.settleMs;
+    if (reply?.settled) timing.settleReason = reply.settled.reason;
+    response.meta(TIMING_META, timing);
     await dialogs?.report(response);
   } finally {
     ctx.signal.removeEventListener('abort', cancel);

@@ -129,7 +129,19 @@ describe('the dialog argument', () => {
       .map((tool) => tool.name)
       .sort();
     expect(taking).toEqual(
-      ['click', 'close_tab', 'fill_form', 'history', 'navigate', 'press_key', 'reload', 'select_option', 'type'].sort(),
+      [
+        'click',
+        'close_tab',
+        'drag',
+        'fill_form',
+        'history',
+        'navigate',
+        'press_key',
+        'reload',
+        'select_option',
+        'type',
+        'upload_file',
+      ].sort(),
     );
     for (const name of taking) expect(browserTools.find((t) => t.name === name)!.effect).toBe('write');
   });

@@ -35,6 +35,7 @@ export const RESULT_CAP_BYTES = 4 * 1024 * 1024;
 export class ResponseBuilder {
   readonly #content: ContentBlock[] = [];
   #structured: Record<string, unknown> | undefined;
+  #meta: Record<string, unknown> | undefined;
   #isError = false;
 
   text(text: string): this {
@@ -54,6 +55,12 @@ export class ResponseBuilder {
 
   structured(value: Record<string, unknown>): this {
     this.#structured = value;
+    return this;
+  }
+
+  /** Metadata beside the content (`_meta`): for the caller's tooling, never part of what the model reads. */
+  meta(key: string, value: unknown): this {
+    this.#meta = { ...this.#meta, [key]: value };
     return this;
   }
 
@@ -93,6 +100,7 @@ export class ResponseBuilder {
       content: this.#content.length ? [...this.#content] : [{ type: 'text', text: 'Done.' }],
     };
     if (this.#structured) result.structuredContent = this.#structured;
+    if (this.#meta) result._meta = this.#meta;
     if (this.#isError) result.isError = true;
     const size = new TextEncoder().encode(JSON.stringify(result)).length;
     if (size > capBytes) return oversizeResult(size, capBytes);

@@ -46,6 +46,11 @@ export interface ToolSpec<Input extends z.ZodObject = z.ZodObject> {
    * and the values aimed at those are masked in the confirmation, the audit log and the result.
    */
   typedInto?(args: z.output<Input>): ElementTargetArg[];
+  /**
+   * Argument keys (at any depth) that carry file contents: the confirmation card and the audit log
+   * show their size in their place, never the contents.
+   */
+  readonly contentArgs?: readonly string[];
 }
 
 /** A destination given as the `url` argument. */

@@ -3,6 +3,7 @@
  * for its document between calls. Each command lives in `commands/` and is listed once here.
  */
 import { runClick } from './commands/click';
+import { runDrag } from './commands/drag';
 import { runFillForm } from './commands/fill-form';
 import { runHover } from './commands/hover';
 import { runPressKey } from './commands/press-key';
@@ -10,6 +11,7 @@ import { runScroll } from './commands/scroll';
 import { runSelectOption } from './commands/select-option';
 import { runSettle } from './commands/settle';
 import { runType } from './commands/type';
+import { runUpload } from './commands/upload';
 import { runInspectTargets } from './commands/inspect-targets';
 import { runGetText } from './commands/get-text';
 import { runOutline } from './commands/outline';
@@ -38,6 +40,8 @@ const handlers: Handlers = {
   pressKey: runPressKey,
   scroll: runScroll,
   hover: runHover,
+  upload: runUpload,
+  drag: runDrag,
   settle: runSettle,
   getText: runGetText,
   readDom: runReadDom,

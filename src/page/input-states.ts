@@ -33,7 +33,8 @@ const TYPED_FORMATS = new Set(['date', 'time', 'datetime-local', 'month', 'week'
 const BOUNDED = new Set(['number', 'range', 'date', 'time', 'datetime-local', 'month', 'week']);
 const FILES_SHOWN = 10;
 
-function size(bytes: number): string {
+/** A size as file pickers show it: 12 B, 2.0 kB, 340 kB, 1.2 MB. */
+export function fileSize(bytes: number): string {
   if (bytes < 1000) return `${bytes} B`;
   const units = ['kB', 'MB', 'GB', 'TB'];
   let value = bytes / 1000;
@@ -52,7 +53,7 @@ export function chosenFiles(input: HTMLInputElement): string | undefined {
   const shown: string[] = [];
   for (let i = 0; i < Math.min(files.length, FILES_SHOWN); i++) {
     const file = files[i]!;
-    shown.push(`${clip(neutraliseText(file.name), 80)} (${size(file.size)})`);
+    shown.push(`${clip(neutraliseText(file.name), 80)} (${fileSize(file.size)})`);
   }
   if (files.length > FILES_SHOWN) shown.push(`and ${files.length - FILES_SHOWN} more`);
   return shown.join(', ');

@@ -77,6 +77,7 @@ export const FrameRectsCommand = z.object({
 
 /** How long the page waits after an action for its effect to show (see page/actions/settle.ts). */
 export const SettleSpec = z.object({
+  quietFrames: z.number().int().nonnegative().max(60).optional(),
   quietMs: z.number().int().nonnegative().optional(),
   idleMs: z.number().int().nonnegative().optional(),
   capMs: z.number().int().positive().max(30_000).optional(),
@@ -137,6 +138,33 @@ export const ScrollCommand = z.object({
 
 export const HoverCommand = z.object({ op: z.literal('hover'), target: ElementTarget, ...actionFields });
 
+/** A file to put into a file input or drop onto a drop zone; the panel checked the base64 and the sizes. */
+export const UploadFile = z.object({
+  name: z.string().min(1),
+  mimeType: z.string().default(''),
+  contentBase64: z.string(),
+});
+
+export const UploadCommand = z.object({
+  op: z.literal('upload'),
+  target: ElementTarget,
+  files: z.array(UploadFile).min(1),
+  /**
+   * The DOM event by which the page's own world reports calls to showOpenFilePicker while the
+   * command runs (see page/file-picker-watch.ts); `${pickerEvent}-done` ends the watch.
+   */
+  pickerEvent: z.string().regex(/^tabwright-picker-[0-9a-f]+$/),
+  ...actionFields,
+});
+
+/** Drags the `source` element onto `to` (both in this document), as HTML5 drag and drop or with the pointer. */
+export const DragCommand = z.object({
+  op: z.literal('drag'),
+  source: ElementTarget,
+  to: ElementTarget,
+  ...actionFields,
+});
+
 /** Waits for the document to settle without acting (after a same-document history step). */
 export const SettleCommand = z.object({ op: z.literal('settle'), ...actionFields });
 
@@ -165,6 +193,8 @@ export const PageCommand = z.discriminatedUnion('op', [
   PressKeyCommand,
   ScrollCommand,
   HoverCommand,
+  UploadCommand,
+  DragCommand,
   SettleCommand,
   GetTextCommand,
   ReadDomCommand,
@@ -235,7 +265,15 @@ export type FrameRectsReply = z.infer<typeof FrameRectsReply>;
 export const ActionReply = z.object({
   description: z.string(),
   /** How the settle wait ended and how long the action took in the page. */
-  settled: z.object({ reason: z.enum(['quiet', 'idle', 'cap', 'navigation']), ms: z.number() }).optional(),
+  settled: z
+    .object({
+      reason: z.enum(['quiet', 'idle', 'cap', 'navigation']),
+      ms: z.number(),
+      /** The action alone and the wait alone, for the call's timing. */
+      workMs: z.number().optional(),
+      settleMs: z.number().optional(),
+    })
+    .optional(),
   /** The document began navigating away during the action. */
   navigating: z.boolean().optional(),
   url: z.string().optional(),
@@ -252,6 +290,8 @@ const replies = {
   pressKey: ActionReply,
   scroll: ActionReply,
   hover: ActionReply,
+  upload: ActionReply,
+  drag: ActionReply,
   settle: ActionReply,
   getText: TextReply,
   readDom: DomReply,

@@ -25,6 +25,22 @@ describe('walkSnapshot', () => {
     ]);
   });
 
+  it('gives elements the page made draggable a ref, with or without a role of their own', () => {
+    const lines = snap(`
+      <div draggable="true">Write report</div>
+      <ul aria-label="Cards"><li draggable="true">Pay invoice</li><li>Plain item</li></ul>
+      <div draggable="false">Not draggable</div>
+      <a href="/x">Link, draggable only by default</a>`);
+    expect(lines).toEqual([
+      '- generic "Write report" [ref=e1] [draggable]',
+      '- list "Cards"',
+      '  - listitem "Pay invoice" [ref=e2] [draggable]',
+      '  - listitem "Plain item"',
+      '- text "Not draggable"',
+      '- link "Link, draggable only by default" [ref=e3]',
+    ]);
+  });
+
   it('skips hidden elements and flattens wrappers', () => {
     const lines = snap(`
       <div><div><span>Visible</span></div></div>

@@ -88,6 +88,11 @@ export function walkSnapshot(root: Element, options: WalkOptions): WalkResult {
   return { lines: walker.lines, frames: walker.frames, frameElements: walker.frameElements };
 }
 
+/** Made draggable by the page (`draggable="true"`), not by default as links and images are. */
+function isDraggable(element: Element): boolean {
+  return element.getAttribute('draggable') === 'true';
+}
+
 class SnapshotWalker {
   readonly lines: string[] = [];
   readonly frames: FrameSlot[] = [];
@@ -187,8 +192,13 @@ class SnapshotWalker {
       quiet = true;
       role = null;
     }
+    // Something the page made draggable can be acted on (drag) even without a role of its own.
+    const grabbable = visible && isDraggable(element);
     const clickable =
-      visible && pointer && !parentPointer && (!role || FLATTENED_ROLES.has(role)) && !LEAF_TAGS.has(tag);
+      visible &&
+      ((pointer && !parentPointer) || grabbable) &&
+      (!role || FLATTENED_ROLES.has(role)) &&
+      !LEAF_TAGS.has(tag);
     if (clickable && !(tag === 'label' && quiet)) {
       this.#emit(element, 'generic', depth, true, pointer, quiet, true);
       return;
@@ -243,7 +253,8 @@ class SnapshotWalker {
     const index = this.lines.length;
     this.lines.push('');
     const tag = element.localName;
-    const interactive = clickable || INTERACTIVE_ROLES.has(role);
+    const draggable = shown && isDraggable(element);
+    const interactive = clickable || draggable || INTERACTIVE_ROLES.has(role);
     const beforeElements = ++this.#elementLines;
     const beforeRefs = interactive ? ++this.#refLines : this.#refLines;
     if (tag === 'select') this.lines.push(...optionLines(element as HTMLSelectElement, indent(depth + 1)));
@@ -277,7 +288,8 @@ class SnapshotWalker {
     let line = `${indent(depth)}- ${role}`;
     if (name) line += ` "${name}"`;
     if (interactive) line += ` [ref=${this.options.refs.refFor(element)}]`;
-    if (clickable) line += ' [clickable]';
+    if (draggable) line += ' [draggable]';
+    else if (clickable) line += ' [clickable]';
     if (role === 'textbox' && tag !== 'input' && tag !== 'textarea' && !isSecretField(element)) {
       const value = element.textContent ?? '';
       if (value.trim()) line += ` [value="${clip(neutraliseText(value), 200)}"]`;

@@ -1,6 +1,7 @@
 /**
  * Runs page-agent commands in a tab's documents through `chrome.scripting`. The agent bundle is
- * injected on first use in each document and stays there (isolated world) between calls. A
+ * injected on first use in each document and stays there (isolated world) between calls, with the
+ * page's request signals beside it in the page's own world (`request-signals.ts`). A
  * command given a document id runs in that document only (Chrome ≥ 106), never in whatever the
  * frame holds by then.
  */
@@ -12,7 +13,9 @@ import {
   type SendOptions,
 } from '../mcp-server/browser-port';
 import { PageEnvelope, replySchema, type PageCommand, type PageReply } from '../page/protocol';
+import { watchFilePicker } from '../page/file-picker-watch';
 import { raceAbort } from './race-abort';
+import { REQUEST_SIGNALS } from './request-signals';
 
 export const PAGE_AGENT_FILE = 'page/agent.js';
 
@@ -77,8 +80,20 @@ export class ChromePageTransport implements PageTransport {
     };
     let result: unknown;
     try {
+      if (command.op === 'upload') {
+        // Before the agent clicks anything: a "Browse" control may open the picker of the page's own world.
+        const watch = chrome.scripting.executeScript({
+          target,
+          world: 'MAIN',
+          func: watchFilePicker,
+          args: [command.pickerEvent],
+        });
+        await raceAbort(watch, options.signal);
+      }
       result = await raceAbort(call(), options.signal);
       if (isMissing(result)) {
+        // The page's requests are announced from its own world, for the agent's settle wait.
+        await raceAbort(chrome.scripting.executeScript({ target, world: 'MAIN', ...REQUEST_SIGNALS }), options.signal);
         await raceAbort(chrome.scripting.executeScript({ target, files: [PAGE_AGENT_FILE] }), options.signal);
         result = await raceAbort(call(), options.signal);
       }

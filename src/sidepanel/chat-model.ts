@@ -283,6 +283,6 @@ export class ChatModel {
       this.items.push(item);
     }
     this.#open.clear();
-    this.#emit({ type: 'reset' });
+    this.#emit({ type: 'reset', restored: true });
   }
 }

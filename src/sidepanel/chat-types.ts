@@ -116,7 +116,8 @@ export type ChatChange =
   | { type: 'updated'; item: ChatItem }
   | { type: 'removed'; item: ChatItem }
   /** The whole transcript was replaced (cleared or restored). */
-  | { type: 'reset' };
+  /** `restored`: the transcript was replaced by what is already stored (nothing new to save). */
+  | { type: 'reset'; restored?: boolean };
 
 /** The text of an agent message, as the user would copy it. */
 export function messageText(item: AgentItem): string {

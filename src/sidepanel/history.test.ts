@@ -104,4 +104,20 @@ describe('recordHistory', () => {
     await expect.poll(async () => (await store.load()).items.length).toBe(2);
     expect((await store.load()).draft).toBe('draft');
   });
+
+  it('does not write back a transcript it just restored, and saves a cleared one at once', async () => {
+    const area = new MemoryArea();
+    const store = new HistoryStore(area, 4);
+    await store.save([user('u1', 'kept')], '');
+    const chat = new ChatModel(() => 1, 'r');
+    recordHistory(chat, store, () => '', 20);
+    let writes = 0;
+    const set = area.set.bind(area);
+    area.set = (items) => (writes++, set(items));
+    chat.restore((await store.load()).items);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(writes).toBe(0);
+    chat.clear();
+    await expect.poll(async () => (await store.load()).items.length).toBe(0);
+  });
 });

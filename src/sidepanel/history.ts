@@ -204,6 +204,8 @@ export function recordHistory(
     timer ??= setTimeout(() => void flush(), delayMs);
   };
   chat.subscribe((change) => {
+    // Saving what was just loaded would serialise the whole stored transcript for nothing.
+    if (change.type === 'reset' && change.restored) return;
     const urgent =
       change.type === 'reset' ||
       (change.type === 'added' && change.item.kind === 'user') ||

@@ -37,12 +37,16 @@ export interface ActionRig {
   close(): Promise<void>;
 }
 
-/** Bundles a fixture app's entry (and the npm packages it imports) into one script; resolves with its path. */
+/**
+ * Bundles a fixture app's entry (and the npm packages it imports) into one script; resolves with
+ * its path. React reads `process.env.NODE_ENV`, which a library build leaves alone: it is set here.
+ */
 export async function buildFixtureBundle(entry: string, fileName: string): Promise<string> {
   const outDir = mkdtempSync(join(tmpdir(), 'tabwright-fixture-'));
   await build({
     configFile: false,
     logLevel: 'warn',
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     build: {
       outDir,
       emptyOutDir: true,
@@ -58,11 +62,12 @@ export function buildPreactFixture(): Promise<string> {
   return buildFixtureBundle('test/fixtures/actions/preact-app/main.ts', 'preact-app.js');
 }
 
-function serveFile(path: string, file: string): Route {
+/** Serves one file at `path` (a bundle built by the test set-up, a stylesheet from a package). */
+export function serveFile(path: string, file: string, type = 'text/javascript; charset=utf-8'): Route {
   return async (request, response) => {
     if (new URL(request.url ?? '/', 'http://fixture').pathname !== path) return false;
     const { readFile } = await import('node:fs/promises');
-    response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
+    response.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
     response.end(await readFile(file));
     return true;
   };
@@ -108,7 +113,15 @@ async function confirmWhile<T>(panel: Page, pending: Promise<T>): Promise<T> {
 }
 
 export async function startActionRig(
-  options: { dist?: string; preact?: boolean; shoelace?: boolean; routes?: Route[]; profile?: string } = {},
+  options: {
+    dist?: string;
+    preact?: boolean;
+    shoelace?: boolean;
+    routes?: Route[];
+    profile?: string;
+    /** More Chromium switches. */
+    args?: string[];
+  } = {},
 ): Promise<ActionRig> {
   const routes: Route[] = [...(options.routes ?? [])];
   if (options.preact) routes.push(serveFile('/actions/preact-app.js', await buildPreactFixture()));
@@ -118,7 +131,10 @@ export async function startActionRig(
   }
   const broker = await startBroker({ token: 'actions-token', chunkDelayMs: 0 });
   const fixtures = await startFixtureServer(routes);
-  const launched = await launchWithExtension(options.dist, options.profile ? { profile: options.profile } : {});
+  const launched = await launchWithExtension(options.dist, {
+    ...(options.profile ? { profile: options.profile } : {}),
+    ...(options.args ? { args: options.args } : {}),
+  });
   const panel = await openPanelTab(launched);
   await addAgentThroughForm(panel, { name: 'Actor', url: broker.url, token: 'actions-token' });
   await panel.getByRole('button', { name: /Actor: connected/ }).waitFor({ timeout: 30_000 });

@@ -42,6 +42,8 @@ export interface LaunchOptions {
   locale?: string;
   /** Chromium features to turn on, e.g. `WebMCP` (page-declared tools are behind that flag). */
   features?: string[];
+  /** More command-line switches, e.g. `--enable-precise-memory-info` for the memory bench. */
+  args?: string[];
 }
 
 /** Launches Chromium with the extension loaded, in a throwaway profile or in `options.profile`. */
@@ -56,6 +58,7 @@ export async function launchWithExtension(dist = TEST_DIST, options: LaunchOptio
       ...CHROMIUM_ARGS,
       ...(options.locale ? [`--lang=${options.locale}`] : []),
       ...(options.features?.length ? [`--enable-features=${options.features.join(',')}`] : []),
+      ...(options.args ?? []),
     ],
     // On Linux `--lang` alone changes the extension's messages but not chrome.i18n.getUILanguage(),
     // which Chromium takes from LANGUAGE: both are set so the browser is consistently in the locale.

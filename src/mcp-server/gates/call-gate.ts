@@ -18,7 +18,7 @@ import type { AuditOutcome, ConfirmRequest, ConfirmTarget, GateEnvironment, Gate
 export { REFUSALS } from './refusals';
 
 /** The facts of a tool the gates check, read straight from its spec. */
-export type GatedTool = Pick<ToolSpec, 'name' | 'input' | 'effect' | 'scope' | 'capturesScreen'> & {
+export type GatedTool = Pick<ToolSpec, 'name' | 'input' | 'effect' | 'scope' | 'capturesScreen' | 'contentArgs'> & {
   /** A write the user confirms on every call: no "for this site" grant is offered or honoured. */
   alwaysConfirm?: boolean;
   destination?(args: Record<string, unknown>, tabs: TabLookup): Promise<string | undefined>;
@@ -143,7 +143,9 @@ export async function runGated(call: GatedCall, env: GateEnvironment, grants: Se
   const started = env.now();
   // Where the call acts, filled in as the gates find out; the audit records it for refusals too.
   const place: { origin: string; destination?: string } = { origin: '' };
-  let shownArgs = redactArgs(call.rawArgs ?? {}, { values: env.secretValues() });
+  // File contents are shown by their size from the first audit entry on, refused arguments included.
+  const contents = call.tool.contentArgs ?? [];
+  let shownArgs = redactArgs(call.rawArgs ?? {}, { values: env.secretValues(), contents });
   let scrub: string[] = [...env.secretValues()];
   const finish = (result: CallToolResult, outcome: AuditOutcome, detail?: string): CallToolResult => {
     env.audit({
@@ -196,7 +198,7 @@ export async function runGated(call: GatedCall, env: GateEnvironment, grants: Se
     // When the page cannot say which fields are passwords, every typed value is treated as one.
     const report = await call.inspectTargets(args, typedInto, before.checked.tab, asking).catch(() => undefined);
     const targets = report?.secret ?? targetKeys(typedInto);
-    shownArgs = redactArgs(call.rawArgs ?? {}, { targets, values: env.secretValues() });
+    shownArgs = redactArgs(call.rawArgs ?? {}, { targets, values: env.secretValues(), contents });
     scrub = [...scrub, ...secretValuesIn(args, targets)];
     // A page that cannot be asked cannot vouch for any target: the card says none was found.
     described =

@@ -44,7 +44,11 @@ export function sampleArgs(tool: BrowserTool, url: string, tabId: number): Recor
     if (options?.[0]) return sample(name, options[0]);
     switch (schema.type) {
       case 'string':
-        return { url, ref: 'e1', key: 'Enter', text: 'hello', value: 'hello', direction: 'back' }[name] ?? 'x';
+        return (
+          { url, ref: 'e1', key: 'Enter', text: 'hello', value: 'hello', direction: 'back', contentBase64: 'aGVsbG8=' }[
+            name
+          ] ?? 'x'
+        );
       case 'integer':
       case 'number':
         return name === 'tabId' ? tabId : Math.max(1, Number(schema.minimum ?? 1));

@@ -25,7 +25,10 @@ export function frameOfRef(ref: string): number {
 
 export const targetKey = (target: Target) => ('ref' in target ? target.ref : target.selector);
 
-/** Every ref or selector that names an element in the arguments (fill_form's fields included), once each. */
+/**
+ * Every ref or selector that names an element in the arguments (fill_form's fields included), once
+ * each; drag's drop target (`toRef`/`toSelector`) follows its source.
+ */
 export function elementTargets(args: Record<string, unknown>): Target[] {
   const found = new Map<string, Target>();
   const visit = (value: unknown) => {
@@ -34,6 +37,9 @@ export function elementTargets(args: Record<string, unknown>): Target[] {
     const object = value as Record<string, unknown>;
     if (typeof object.ref === 'string') found.set(`r:${object.ref}`, { ref: object.ref });
     else if (typeof object.selector === 'string') found.set(`s:${object.selector}`, { selector: object.selector });
+    if (typeof object.toRef === 'string') found.set(`r:${object.toRef}`, { ref: object.toRef });
+    else if (typeof object.toSelector === 'string')
+      found.set(`s:${object.toSelector}`, { selector: object.toSelector });
     Object.values(object).forEach(visit);
   };
   visit(args);

@@ -5,6 +5,7 @@
  */
 import { neutraliseText } from '../../page/neutralise';
 import type { CallToolResult, ContentBlock } from '../response';
+import { contentSummary } from '../file-content';
 import { neutraliseDelimiters } from '../untrusted';
 
 /** Words that name a secret on their own, as a whole segment of a key. */
@@ -106,12 +107,16 @@ export interface Secrets {
   targets?: ReadonlySet<string>;
   /** Values the user marked as secret. */
   values?: readonly string[];
+  /** Keys whose values are file contents: shown as their size. */
+  contents?: readonly string[];
 }
 
 export function redactArgs(args: Record<string, unknown>, secrets: Secrets = {}): Record<string, unknown> {
   const targets = secrets.targets ?? new Set<string>();
   const values = secrets.values ?? [];
+  const contents = secrets.contents ?? [];
   const visit = (value: unknown, key: string | undefined): unknown => {
+    if (key !== undefined && contents.includes(key)) return contentSummary(value);
     if (key !== undefined && isSecretKey(key)) return MASK;
     if (typeof value === 'string') return values.includes(value) ? MASK : maskValues(value, values);
     if (Array.isArray(value)) return value.map((item) => visit(item, undefined));

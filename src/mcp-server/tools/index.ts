@@ -3,6 +3,7 @@ import type { BrowserTool } from '../tool';
 import { click } from './click';
 import { closeTab } from './close-tab';
 import { downloads } from './downloads';
+import { drag } from './drag';
 import { fillForm } from './fill-form';
 import { history } from './history';
 import { hover } from './hover';
@@ -14,6 +15,7 @@ import { scroll } from './scroll';
 import { selectOption } from './select-option';
 import { switchTab } from './switch-tab';
 import { type } from './type';
+import { uploadFile } from './upload-file';
 import { find } from './find';
 import { getText } from './get-text';
 import { readDom } from './read-dom';
@@ -38,6 +40,8 @@ export const browserTools: readonly BrowserTool[] = [
   fillForm,
   selectOption,
   pressKey,
+  uploadFile,
+  drag,
   navigate,
   history,
   reload,

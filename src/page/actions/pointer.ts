@@ -60,8 +60,11 @@ function fire(target: Element, type: string, options: EventOptions): boolean {
   return target.dispatchEvent(event);
 }
 
-/** Moves the pointer onto `hit` at (x, y): leave/out on the old element, over/enter/move on the new. */
-export function movePointer(hit: Element, x: number, y: number): void {
+/**
+ * Moves the pointer onto `hit` at (x, y): leave/out on the old element, over/enter/move on the new.
+ * `buttons` are the buttons held meanwhile (1: the left one, during a drag).
+ */
+export function movePointer(hit: Element, x: number, y: number, buttons = 0): void {
   const document = hit.ownerDocument;
   const state = pointers.get(document) ?? { over: undefined, x: 0, y: 0 };
   const previous = state.over?.isConnected ? state.over : undefined;
@@ -84,8 +87,8 @@ export function movePointer(hit: Element, x: number, y: number): void {
     for (const element of entering) fire(element, 'mouseenter', { x, y, relatedTarget: from, bubbles: false });
     emulateHover(document, newChain);
   }
-  fire(hit, 'pointermove', { x, y });
-  fire(hit, 'mousemove', { x, y });
+  fire(hit, 'pointermove', { x, y, buttons });
+  fire(hit, 'mousemove', { x, y, buttons });
   pointers.set(document, { over: hit, x, y });
 }
 
@@ -118,6 +121,20 @@ function pressOnce(hit: Element, x: number, y: number, button: MouseButton, coun
   fire(target, 'mouseup', { x, y, button: index, detail: count });
   if (button === 'left') fire(target, 'click', { x, y, button: index, detail: count });
   else fire(target, 'auxclick', { x, y, button: index, detail: count });
+}
+
+/** The left button goes down at (x, y) and stays down, as a drag begins; false when the page cancelled the mousedown. */
+export function pressLeft(hit: Element, x: number, y: number): boolean {
+  fire(hit, 'pointerdown', { x, y, button: 0, buttons: 1, detail: 1 });
+  const down = fire(hit, 'mousedown', { x, y, button: 0, buttons: 1, detail: 1 });
+  if (down) focusOnPress(hit);
+  return down;
+}
+
+/** The left button comes up at (x, y), ending a drag: no click follows, the press and release being apart. */
+export function releaseLeft(hit: Element, x: number, y: number): void {
+  fire(hit, 'pointerup', { x, y, button: 0, detail: 1 });
+  fire(hit, 'mouseup', { x, y, button: 0, detail: 1 });
 }
 
 export function clickAt(hit: Element, x: number, y: number, button: MouseButton, double: boolean): void {

@@ -19,7 +19,8 @@ export type ActionLine = string | (() => string);
 
 export interface ActionOutcome {
   description: string;
-  settled: { reason: SettleReason; ms: number };
+  /** How the wait ended; `ms` from before the action, `workMs` the action, `settleMs` the wait. */
+  settled: { reason: SettleReason; ms: number; workMs: number; settleMs: number };
   /** The document began to navigate away: the panel waits for the new one to load. */
   navigating: boolean;
   url: string;
@@ -62,7 +63,7 @@ export async function runAction(
     const settled = await watch.settle({ ...DEFAULT_SETTLE, ...spec.settle }, controller.signal);
     return {
       description: typeof line === 'function' ? line() : line,
-      settled: { reason: settled.reason, ms: settled.ms },
+      settled: { reason: settled.reason, ms: settled.ms, workMs: settled.workMs, settleMs: settled.settleMs },
       navigating: settled.reason === 'navigation',
       url: env.document.URL,
       documentId: env.documentId,

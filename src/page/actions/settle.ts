@@ -1,14 +1,19 @@
 /**
- * After an action the page needs a moment to show its effect. The wait adapts: it ends once the
- * DOM has been quiet for a short window after the last change (or, when nothing changed at all, a
- * little later, in case the change is waiting on the network), at once when the document starts
- * navigating away, and never later than the cap. Same-document navigations that a router
- * intercepts, and regions the page marks `aria-busy`, are waited for until they finish.
+ * After an action the page needs a moment to show its effect. The wait adapts to what the page
+ * does: once the DOM has changed, it ends when two animation frames have passed without another
+ * change and every request the action set off has finished; when nothing changed at all, it waits
+ * a little longer (`idleMs`) in case the change is on its way by a timer. It ends at once when the
+ * document starts navigating away, and never later than the cap. Same-document navigations that a
+ * router intercepts, and regions the page marks `aria-busy`, are waited for until they finish.
+ * Requests are seen through the page's own request signals (see `request-signals.ts`).
  */
+import { RequestWatch } from './request-watch';
 import { ActionCancelled } from './timing';
 
 export interface SettleOptions {
-  /** Quiet time after the last DOM change that counts as settled. */
+  /** Animation frames without a DOM change (or a request ending) that count as settled. */
+  quietFrames: number;
+  /** Least quiet time after the last change, on top of the frames (for documents that just loaded). */
   quietMs: number;
   /** How long to wait when the action changed nothing at all. */
   idleMs: number;
@@ -16,13 +21,21 @@ export interface SettleOptions {
   capMs: number;
 }
 
-export const DEFAULT_SETTLE: SettleOptions = { quietMs: 100, idleMs: 300, capMs: 3_000 };
+export const DEFAULT_SETTLE: SettleOptions = { quietFrames: 2, quietMs: 0, idleMs: 300, capMs: 3_000 };
+
+/** When frames are not running (hidden or occluded tabs), a timer stands in for each one. */
+const FRAME_FALLBACK_MS = 50;
 
 export type SettleReason = 'quiet' | 'idle' | 'cap' | 'navigation';
 
 export interface Settled {
   reason: SettleReason;
+  /** From the start of the watch (before the action) to the end of the wait. */
   ms: number;
+  /** The action itself: from the start of the watch to the start of the wait. */
+  workMs: number;
+  /** The wait alone. */
+  settleMs: number;
   mutations: number;
 }
 
@@ -35,9 +48,10 @@ interface NavigationLike extends EventTarget {
   transition: { finished: Promise<unknown> } | null;
 }
 
-/** Watches the document from before the action: DOM changes and navigations it starts. */
+/** Watches the document from before the action: DOM changes, requests and navigations it starts. */
 export class SettleWatch {
   readonly #observer: MutationObserver;
+  readonly #requests: RequestWatch;
   readonly #navigation: NavigationLike | undefined;
   readonly #started = performance.now();
   #lastChange = -1;
@@ -53,6 +67,7 @@ export class SettleWatch {
     });
     this.#observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
     const view = document.defaultView;
+    this.#requests = new RequestWatch(view);
     this.#navigation = (view as (Window & { navigation?: NavigationLike }) | null)?.navigation;
     this.#navigation?.addEventListener('navigate', this.#onNavigate);
     view?.addEventListener('pagehide', this.#onPagehide);
@@ -93,6 +108,7 @@ export class SettleWatch {
 
   dispose(): void {
     this.#observer.disconnect();
+    this.#requests.dispose();
     this.#navigation?.removeEventListener('navigate', this.#onNavigate);
     this.document.defaultView?.removeEventListener('pagehide', this.#onPagehide);
   }
@@ -100,6 +116,7 @@ export class SettleWatch {
   /** Waits, from the end of the action, until the page settles (see the module comment). */
   settle(options: SettleOptions, signal: AbortSignal): Promise<Settled> {
     const actionEnded = performance.now();
+    const view = this.document.defaultView;
     return new Promise<Settled>((resolve, reject) => {
       let routingDone = false;
       const routing = this.routing;
@@ -107,31 +124,63 @@ export class SettleWatch {
         () => (routingDone = true),
         () => (routingDone = true),
       );
-      const finish = (reason: SettleReason) => {
+      let frame = 0;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const stop = () => {
         clearTimeout(timer);
+        if (frame) view?.cancelAnimationFrame(frame);
         signal.removeEventListener('abort', onAbort);
-        resolve({ reason, ms: Math.round(performance.now() - this.#started), mutations: this.#mutations });
+      };
+      const finish = (reason: SettleReason) => {
+        stop();
+        const now = performance.now();
+        resolve({
+          reason,
+          ms: Math.round(now - this.#started),
+          workMs: Math.round(actionEnded - this.#started),
+          settleMs: Math.round(now - actionEnded),
+          mutations: this.#mutations,
+        });
       };
       const onAbort = () => {
-        clearTimeout(timer);
+        stop();
         reject(new ActionCancelled());
       };
-      const tick = () => {
+      // Activity (a DOM change, a request starting or ending) seen by the previous frame; what the
+      // action itself did counts against the first frame, so quiet frames are whole frames.
+      let seenMutations = 0;
+      let seenRequests = 0;
+      let quietFrames = 0;
+      const step = () => {
+        frame = 0;
+        clearTimeout(timer);
         const now = performance.now();
         if (this.leaving) return finish('navigation');
         if (now - actionEnded >= options.capMs) return finish('cap');
+        if (this.#mutations !== seenMutations || this.#requests.events !== seenRequests) {
+          seenMutations = this.#mutations;
+          seenRequests = this.#requests.events;
+          quietFrames = 0;
+        } else quietFrames++;
         const waitingOnRouter = routing !== undefined && !routingDone;
         // A region the page marks aria-busy is still loading: its content is what the action asked for.
-        const busy = this.#newlyBusy();
-        if (!waitingOnRouter && !busy) {
-          if (this.#lastChange >= 0 && now - this.#lastChange >= options.quietMs) return finish('quiet');
-          if (this.#lastChange < 0 && now - actionEnded >= options.idleMs) return finish('idle');
+        if (!waitingOnRouter && !this.#requests.pending && !this.#newlyBusy()) {
+          const active = this.#mutations > 0 || this.#requests.events > 0;
+          const quietLongEnough = this.#lastChange < 0 || now - this.#lastChange >= options.quietMs;
+          if (active && quietFrames >= options.quietFrames && quietLongEnough) return finish('quiet');
+          if (!active && now - actionEnded >= options.idleMs) return finish('idle');
         }
-        timer = setTimeout(tick, Math.max(5, Math.min(25, options.quietMs / 4)));
+        schedule();
+      };
+      const schedule = () => {
+        frame = view ? view.requestAnimationFrame(step) : 0;
+        timer = setTimeout(step, FRAME_FALLBACK_MS);
       };
       if (signal.aborted) return reject(new ActionCancelled());
       signal.addEventListener('abort', onAbort, { once: true });
-      let timer = setTimeout(tick, 0);
+      // A navigation the action set off ends the wait without waiting for a frame.
+      if (this.leaving) return finish('navigation');
+      schedule();
     });
   }
 }

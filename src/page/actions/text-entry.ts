@@ -37,7 +37,7 @@ function refuseKind(field: Element): never {
     case 'checkable':
       throw new PageError(`${what} is a checkbox or radio button: click it instead.`, 'wrong-kind');
     case 'file':
-      throw new PageError(`${what} is a file picker; Tabwright cannot choose files for the user.`, 'wrong-kind');
+      throw new PageError(`${what} is a file picker: use upload_file on it, with the files.`, 'wrong-kind');
     default:
       throw new PageError(`${what} does not take text. Pick a text field, textarea or editable area.`, 'wrong-kind');
   }

@@ -20,7 +20,10 @@ export function runClick(command: z.output<typeof ClickCommand>, env: PageEnv) {
       );
     }
     if (element instanceof HTMLInputElement && element.type === 'file') {
-      throw new PageError(`${describeElement(element)} is a file picker; Tabwright cannot choose files.`, 'wrong-kind');
+      throw new PageError(
+        `${describeElement(element)} is a file picker: use upload_file on it, with the files.`,
+        'wrong-kind',
+      );
     }
     const label = labelStandIn(element);
     const point = await actionable(label ?? element, 'click', { enabled: true, hitTest: true }, signal);

@@ -81,6 +81,8 @@ export class AgentMessageView {
   readonly #footer: HTMLElement;
   readonly #segments = new Map<string, SegmentView>();
   #item: AgentItem;
+  /** While the view is first built (a restored or finished message), its text waits for the frames. */
+  #building = true;
 
   constructor(
     item: AgentItem,
@@ -111,6 +113,7 @@ export class AgentMessageView {
     );
     for (const segment of item.segments) this.segment(segment, true);
     this.update(item);
+    this.#building = false;
   }
 
   /** A segment was added or changed. `restored` renders streamed text as already final. */
@@ -183,8 +186,9 @@ export class AgentMessageView {
       if (!renderer || (renderer.ended && !renderer.dirty)) continue;
       renderer.end();
       // At once when what is left is small (the usual case), so a finished reply reads finished;
-      // a long remainder goes on a slice per frame.
-      renderer.flush();
+      // a long remainder goes on a slice per frame. A view being built renders in the frames only:
+      // a restored history would otherwise render every message in one task.
+      if (!this.#building) renderer.flush();
       if (renderer.dirty) this.context.dirty(renderer, this);
     }
     const thoughts = this.#body.querySelectorAll<HTMLElement>('.thought .card-title');

@@ -1,7 +1,8 @@
 /**
  * The transcript: messages in order, user on the right and agents on the left, updated from the
- * chat model. Streamed text is rendered at most once per frame; the view follows new content
- * while the user is at the bottom. Copy buttons are handled here for every message and code block.
+ * chat model. Streamed text is rendered at most once per frame, and each frame spends a bounded
+ * time on it (newest message first, so a restored history shows its end, the part on screen,
+ * before the replies above it); the view follows new content while the user is at the bottom. Copy buttons are handled here for every message and code block.
  */
 import type { ChatChange, ChatItem, ChatModel } from '../chat-model';
 import { messageText } from '../chat-types';
@@ -12,6 +13,12 @@ import { FrameScheduler } from './frame';
 import { icon } from './icons';
 import { AgentMessageView, messageElement, type MessageContext } from './message-view';
 import { StickToBottom } from './stick-to-bottom';
+
+/**
+ * Script time a frame may spend rendering message text before the rest waits for the next frame:
+ * with style, layout and paint on top, a frame stays well under a 50 ms long task.
+ */
+export const FRAME_BUDGET_MS = 8;
 
 export class TranscriptView {
   readonly element: HTMLElement;
@@ -89,7 +96,10 @@ export class TranscriptView {
   }
 
   #renderFrame(): void {
-    for (const renderer of this.#dirty) {
+    const started = performance.now();
+    // Newest first; at least one slice per frame, then more only while the budget lasts.
+    for (const renderer of [...this.#dirty].reverse()) {
+      if (performance.now() - started >= FRAME_BUDGET_MS) break;
       renderer.flush();
       if (!renderer.dirty) this.#dirty.delete(renderer);
     }

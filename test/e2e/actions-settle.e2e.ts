@@ -1,0 +1,74 @@
+/**
+ * The settle wait after an action, through the real tunnel: a page that says "loading" at once and
+ * renders what its server sent later (by fetch and by XMLHttpRequest, at several server delays)
+ * is answered with the rendered result; a page that reacts at once ends the wait on quiet frames.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TIMING_META, type ActionTiming } from '../../src/mcp-server/action-flow';
+import type { CallToolResult } from '../../broker/panel-tools';
+import { refIn, startActionRig, textOf, type ActionRig } from './actions-rig';
+import type { Route } from './fixture-server';
+
+/** `/actions/order?delay=ms&n=k`: order k, answered after the delay. */
+const order: Route = (request: IncomingMessage, response: ServerResponse) => {
+  const url = new URL(request.url ?? '/', 'http://fixture');
+  if (url.pathname !== '/actions/order') return false;
+  const delay = Number(url.searchParams.get('delay') ?? 0);
+  const id = Number(url.searchParams.get('n') ?? 0);
+  setTimeout(() => {
+    response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+    response.end(JSON.stringify({ id, state: 'shipped' }));
+  }, delay);
+  return true;
+};
+
+const timingOf = (result: CallToolResult) =>
+  (result._meta as Record<string, unknown> | undefined)?.[TIMING_META] as ActionTiming | undefined;
+
+describe('settle after an action', () => {
+  let rig: ActionRig;
+
+  beforeAll(async () => {
+    rig = await startActionRig({ routes: [order] });
+  });
+  afterAll(async () => rig?.close());
+
+  for (const delay of [0, 40, 250, 900]) {
+    it(`shows what a fetch brought back ${delay} ms later, not the loading text`, async () => {
+      await rig.open(`/actions/fetched.html?delay=${delay}`);
+      const snapshot = textOf(await rig.call('snapshot'));
+      const button = refIn(snapshot, /button "Look up with fetch"/);
+      for (const n of [1, 2]) {
+        const result = await rig.call('click', { ref: button });
+        const text = textOf(result);
+        expect(text).toContain(`Order ${n} shipped`);
+        expect(text).not.toContain('Looking up');
+        expect(text).not.toContain('kept changing');
+        expect(timingOf(result)?.settleReason).toBe('quiet');
+      }
+    });
+  }
+
+  for (const delay of [0, 250]) {
+    it(`shows what an XMLHttpRequest brought back ${delay} ms later`, async () => {
+      await rig.open(`/actions/fetched.html?delay=${delay}`);
+      const snapshot = textOf(await rig.call('snapshot'));
+      const text = textOf(await rig.call('click', { ref: refIn(snapshot, /button "Look up with XMLHttpRequest"/) }));
+      expect(text).toContain('Order 1 shipped');
+      expect(text).not.toContain('Looking up');
+    });
+  }
+
+  it('ends the wait on quiet frames when the page reacts at once, and reports where the time went', async () => {
+    await rig.open('/actions/fetched.html');
+    const snapshot = textOf(await rig.call('snapshot'));
+    const result = await rig.call('click', { ref: refIn(snapshot, /button "Show at once"/) });
+    expect(textOf(result)).toContain('Order 1 shown at once');
+    const timing = timingOf(result);
+    expect(timing?.settleReason).toBe('quiet');
+    expect(Object.keys(timing ?? {}).sort()).toEqual(['pageMs', 'reportMs', 'settleMs', 'settleReason', 'workMs']);
+    // Timing lives beside the answer, never in the text the model reads.
+    expect(textOf(result)).not.toMatch(/settleMs|pageMs/);
+  });
+});
