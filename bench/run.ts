@@ -14,6 +14,7 @@ const benches: Array<() => Promise<{ bench: Bench }>> = [
   () => import('./snapshot.bench'),
   () => import('./actions.bench'),
   () => import('./render.bench'),
+  () => import('./tasks.bench'),
   () => import('./panel.bench'),
 ];
 

@@ -77,7 +77,7 @@ const SHOELACE_DIST = join(ROOT, 'node_modules/@shoelace-style/shoelace/dist');
 const ASSET_TYPES: Record<string, string> = { '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml' };
 
 /** Shoelace's theme and icons, straight from the installed package, under /shoelace/. */
-function serveShoelaceAssets(): Route {
+export function serveShoelaceAssets(): Route {
   return async (request, response) => {
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://fixture').pathname);
     if (!path.startsWith('/shoelace/')) return false;

@@ -1,0 +1,73 @@
+/**
+ * The task plans carried out by Tabwright: tools called from the broker's side of the real tunnel
+ * (actions-rig), on pages opened as the active tab. A dialog that reaches the browser is recorded
+ * and dismissed, so a task whose dialog Tabwright did not answer fails instead of hanging.
+ */
+import type { Page } from 'playwright-core';
+import { textOf, type ActionRig } from './actions-rig';
+import { openActiveTab } from './harness';
+import { base64Of, type Adapter, type Step, type ToolCall } from './tasks-plan';
+
+/**
+ * How a plan step maps onto Tabwright's tools:
+ * - find → `find { text: name }` (the lines that match, with refs and a little context)
+ * - click → `click { ref, dialog? }`; the dialog answer goes with the action that opens it
+ * - type → `type { ref, text, submit? }`
+ * - select_option → `select_option { ref, label }`
+ * - press_key → `press_key { ref, key }` (focuses the element first)
+ * - drag → `drag { ref, toRef }`
+ * - upload_file → `upload_file { ref, files: [{ name, mimeType, contentBase64 }] }`
+ */
+export function tabwrightCalls(step: Step, on: string, to?: string): ToolCall[] {
+  switch (step.do) {
+    case 'click':
+      return [{ tool: 'click', args: { ref: on, ...(step.dialog ? { dialog: step.dialog } : {}) } }];
+    case 'type':
+      return [{ tool: 'type', args: { ref: on, text: step.text, ...(step.submit ? { submit: true } : {}) } }];
+    case 'select_option':
+      return [{ tool: 'select_option', args: { ref: on, label: step.label } }];
+    case 'press_key':
+      return [{ tool: 'press_key', args: { ref: on, key: step.key } }];
+    case 'drag':
+      return [{ tool: 'drag', args: { ref: on, toRef: to } }];
+    case 'upload_file':
+      return [
+        {
+          tool: 'upload_file',
+          args: {
+            ref: on,
+            files: step.files.map((file) => ({
+              name: file.name,
+              mimeType: file.mimeType,
+              contentBase64: base64Of(file),
+            })),
+          },
+        },
+      ];
+  }
+}
+
+export function tabwrightAdapter(rig: ActionRig): Adapter {
+  const dialogs = new WeakMap<Page, string[]>();
+  return {
+    label: 'Tabwright',
+    async open(url) {
+      const page = await openActiveTab(rig.launched, url);
+      const seen: string[] = [];
+      dialogs.set(page, seen);
+      page.on('dialog', (dialog) => {
+        seen.push(`${dialog.type()} "${dialog.message()}"`);
+        void dialog.dismiss().catch(() => undefined);
+      });
+      return page;
+    },
+    async call({ tool, args }) {
+      const result = await rig.call(tool, args);
+      return { text: textOf(result), isError: result.isError === true };
+    },
+    find: (target) => ({ tool: 'find', args: { text: target.name } }),
+    act: (step, refs) => tabwrightCalls(step, refs.on, refs.to),
+    strayDialogs: (page) => dialogs.get(page) ?? [],
+    close: (page) => page.close(),
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * The task suite through Tabwright: every task's plan carried out with tools called over the real
+ * tunnel, on pages built from real component libraries, and the page's state checked afterwards
+ * through the library's own API. A dialog that reaches the browser instead of being answered by the
+ * action that opened it fails its task.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startActionRig, type ActionRig } from './actions-rig';
+import { taskPageRoutes } from './tasks-pages';
+import { runTask, type Capability } from './tasks-plan';
+import { TASKS } from './tasks-suite';
+import { tabwrightAdapter } from './tasks-tabwright';
+
+describe('task suite', () => {
+  let rig: ActionRig;
+
+  beforeAll(async () => {
+    rig = await startActionRig({ routes: await taskPageRoutes() });
+  });
+  afterAll(async () => rig?.close());
+
+  it('covers each capability in at least two tasks on different libraries', () => {
+    expect(TASKS.length).toBeGreaterThanOrEqual(30);
+    const libraries = new Set(TASKS.map((task) => task.library).filter((library) => library !== 'native'));
+    expect(libraries.size).toBeGreaterThanOrEqual(8);
+    expect(new Set(TASKS.map((task) => task.id)).size).toBe(TASKS.length);
+    const capabilities: Capability[] = ['dialog', 'upload', 'drag', 'native input', 'shadow DOM'];
+    for (const capability of capabilities) {
+      const on = new Set(TASKS.filter((task) => task.needs.includes(capability)).map((task) => task.library));
+      expect(on.size, capability).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  for (const task of TASKS) {
+    it(`${task.id} (${task.library})`, async () => {
+      const run = await runTask(task, tabwrightAdapter(rig), rig.fixtures.allowed);
+      expect(run.failure, JSON.stringify(run)).toBeUndefined();
+      expect(run.state).toEqual(task.expected);
+      expect(run.completed).toBe(true);
+    });
+  }
+});
