@@ -6,28 +6,14 @@
  * same decision as every read. Leaving a page (navigate, history, reload, close_tab) first asks the
  * page whether a beforeunload handler would prompt, and lets the leave pass only when told to accept.
  */
+import type { DialogAnswer, DialogKind, DialogRecord } from '../page/dialogs/channel';
 import { decidingUrl } from './page-guard';
 import { originOf } from './gates/origin';
 import type { FrameInfo } from './browser-port';
 import type { ResponseBuilder } from './response';
 import type { ToolContext } from './tool';
 
-export type DialogKind = 'alert' | 'confirm' | 'prompt';
-
-/** How the agent wants a dialog its action opens to be answered. */
-export interface DialogAnswer {
-  accept: boolean;
-  promptText?: string;
-}
-
-export interface DialogRecord {
-  kind: DialogKind;
-  message: string;
-  /** The answer given, or null when the dialog was dismissed. */
-  answer: DialogAnswer | null;
-  /** The frame's address when the dialog opened. */
-  url: string;
-}
+export type { DialogAnswer, DialogKind, DialogRecord };
 
 export interface FrameDialogs {
   frameId: number;

@@ -18,6 +18,21 @@ export const LEAVE_REPLY_EVENT = 'tabwright-leave-reply';
 
 export type DialogKind = 'alert' | 'confirm' | 'prompt';
 
+/** How the agent wants a dialog its action opens to be answered. */
+export interface DialogAnswer {
+  accept: boolean;
+  promptText?: string;
+}
+
+export interface DialogRecord {
+  kind: DialogKind;
+  message: string;
+  /** The answer given, or null when the dialog was dismissed. */
+  answer: DialogAnswer | null;
+  /** The frame's address when the dialog opened. */
+  url: string;
+}
+
 export interface DialogAsk {
   kind: DialogKind;
   message: string;

@@ -11,26 +11,13 @@ import {
   LEAVE_REPLY_EVENT,
   REPLY_EVENT,
   parseJson,
+  type DialogAnswer,
   type DialogAsk,
-  type DialogKind,
+  type DialogRecord,
   type DialogReply,
   type LeaveMode,
   type LeaveReply,
 } from './channel';
-
-export interface DialogAnswer {
-  accept: boolean;
-  promptText?: string;
-}
-
-export interface DialogRecord {
-  kind: DialogKind;
-  message: string;
-  /** The answer given, or null when the dialog was dismissed. */
-  answer: DialogAnswer | null;
-  /** The frame's address when the dialog opened. */
-  url: string;
-}
 
 /** A panel that died mid-action must not leave the user's dialogs answered: arming runs out. */
 export const ARM_TTL_MS = 90_000;
