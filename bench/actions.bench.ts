@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { TIMING_META, type ActionTiming } from '../src/mcp-server/action-flow';
+import { TIMING_META, type ActionTiming } from '../src/contract/mcp';
 import { refIn, startActionRig, type ActionRig } from '../test/e2e/actions-rig';
 import { CHROMIUM, ROOT } from '../test/e2e/harness';
 import type { Bench } from './run';

@@ -40,3 +40,18 @@ export function errorResult(text: string): CallToolResult {
 export function unknownToolText(name: string, known: readonly string[]): string {
   return `Unknown tool ${name}. Available tools: ${known.join(', ') || '(none)'}.`;
 }
+
+/**
+ * Where an action's time went, in the result's `_meta` (not in its text): the page command's round
+ * trip, and inside it the action and the settle wait as the page measured them, then reading the
+ * page for the answer. What the caller measures beyond these is the tunnel.
+ */
+export const TIMING_META = 'tabwright/timing';
+
+export interface ActionTiming {
+  pageMs: number;
+  workMs?: number;
+  settleMs?: number;
+  settleReason?: string;
+  reportMs: number;
+}

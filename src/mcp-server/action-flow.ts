@@ -16,6 +16,7 @@ import type { Snapshot } from './snapshot-service';
 import type { PageToolContext, ToolContext } from './tool';
 import { REFUSED_REPLY } from './page-guard';
 import { armDialogs } from './dialogs';
+import { TIMING_META, type ActionTiming } from '../contract/mcp';
 
 /** Page actions this flow runs; `actionId` is filled in here. */
 type ActionCommand = Extract<
@@ -34,21 +35,6 @@ export const ACTION_LOAD_TIMEOUT_MS = 15_000;
 export const ACTION_DEADLINE_MS = 30_000;
 /** After a new document loads, its scripts often render a moment later: a short settle. */
 export const AFTER_LOAD_SETTLE = { quietMs: 100, idleMs: 150, capMs: 2_000 };
-
-/**
- * Where an action's time went, in the result's `_meta` (not in its text): the page command's round
- * trip, and inside it the action and the settle wait as the page measured them, then reading the
- * page for the answer. What the caller measures beyond these is the tunnel.
- */
-export const TIMING_META = 'tabwright/timing';
-
-export interface ActionTiming {
-  pageMs: number;
-  workMs?: number;
-  settleMs?: number;
-  settleReason?: string;
-  reportMs: number;
-}
 
 /** Whether an error means the document went away; Chrome's wording varies, so a navigation seen counts too. */
 function documentGone(error: unknown, watch: NavigationWatch | undefined): boolean {

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TIMING_META, type ActionTiming } from '../../src/mcp-server/action-flow';
+import { TIMING_META, type ActionTiming } from '../../src/contract/mcp';
 import type { CallToolResult } from '../../broker/panel-tools';
 import { refIn, startActionRig, textOf, type ActionRig } from './actions-rig';
 import type { Route } from './fixture-server';
