@@ -3,6 +3,7 @@
  * scripts registered for the allowed sites. Everything else lives in the panel page, which owns
  * the agent connections for its window.
  */
+import '../zod-setup';
 import { keepDialogScriptsInStep } from '../platform/chrome-dialog-scripts';
 
 keepDialogScriptsInStep();
