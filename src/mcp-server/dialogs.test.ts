@@ -4,16 +4,11 @@
  * result quotes, the audit entry, and leaving a page that asks first.
  */
 import { describe, expect, it } from 'vitest';
-import { BrowserToolServer } from './browser-server';
 import type { DialogAnswer, DialogPort, FrameDialogs, LeaveMode } from './dialogs';
-import { MemoryRefCounters, SnapshotService } from './snapshot-service';
 import { browserTools } from './tools';
 import { inputJsonSchema } from './registry';
-import { Blocklist, SHIPPED_BLOCKLIST } from './gates/blocklist';
-import { SessionGrants } from './gates/call-gate';
-import { createGateEnvironment } from './gates/environment';
 import { fakeBrowser } from './gates/fake-browser';
-import type { AuditEntry, ConfirmRequest } from './gates/types';
+import { gatedServer, textOf } from './tools/gated-server-fixture';
 
 const SITE = 'https://app.example';
 const OTHER = 'https://ads.example';
@@ -49,42 +44,12 @@ function setUp(options: { act?: boolean; dialogs: DialogPort; frames?: { frameId
       documentId: `d${f.frameId}`,
     }));
   }
-  const audit: AuditEntry[] = [];
-  const asked: ConfirmRequest[] = [];
-  const gates = createGateEnvironment({
-    killed: () => false,
-    actMode: () => options.act ?? true,
-    allowedSites: () => [SITE],
-    screenshots: () => false,
-    blocklist: () => new Blocklist(SHIPPED_BLOCKLIST),
-    hasHostPermission: async () => true,
-    hasAllUrls: async () => false,
-    secretValues: () => [],
-    confirm: async (request) => {
-      asked.push(request);
-      return 'once';
-    },
-    audit: (entry) => audit.push(entry),
-  });
-  const server = new BrowserToolServer({
-    name: 'tabwright',
-    version: '0',
-    agentName: () => 'Agent',
-    windowId: 1,
-    tools: browserTools,
-    browser,
-    snapshots: new SnapshotService(new MemoryRefCounters()),
-    gates,
-    grants: new SessionGrants(),
-    dialogs: options.dialogs,
-  });
+  const server = gatedServer({ act: options.act, dialogs: options.dialogs, browser });
   const call = async (tool: string, args: Record<string, unknown>) => {
-    const result = await server.call(`tabwright.${tool}`, args, {
-      signal: new AbortController().signal,
-      requestId: '1',
-    });
-    return { result, text: result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n') };
+    const result = await server.call(tool, args);
+    return { result, text: textOf(result) };
   };
+  const { audit, asked } = server;
   return { call, audit, asked, browser };
 }
 

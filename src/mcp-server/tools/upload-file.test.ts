@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { handsServer, textOf } from './hands-fixture';
+import { gatedServer, textOf } from './gated-server-fixture';
 import { UPLOAD_CAP_BYTES, uploadFile } from './upload-file';
 
 const b64 = (data: string | Buffer) => Buffer.from(data).toString('base64');
@@ -44,7 +44,7 @@ describe('upload_file arguments', () => {
 describe('upload_file through the gates', () => {
   it('is a write: refused without act mode or on a site that is not allowed, and nothing reaches the page', async () => {
     for (const options of [{ act: false }, { allowed: false }]) {
-      const { call, browser, audit } = handsServer(options);
+      const { call, browser, audit } = gatedServer(options);
       const result = await call('upload_file', { ref: 'e1', files: [FILE] });
       expect(result.isError).toBe(true);
       expect(browser.effects).toEqual([]);
@@ -53,7 +53,7 @@ describe('upload_file through the gates', () => {
   });
 
   it('asks first, showing names and sizes but never the contents, and audits the same', async () => {
-    const { call, sent, audit, asked } = handsServer();
+    const { call, sent, audit, asked } = gatedServer();
     const result = await call('upload_file', { ref: 'e1', files: [FILE] });
     expect(result.isError, textOf(result)).toBeFalsy();
     expect(asked).toHaveLength(1);
@@ -74,7 +74,7 @@ describe('upload_file through the gates', () => {
   });
 
   it('keeps contents out of the audit log for refused arguments too', async () => {
-    const { call, audit, asked, browser } = handsServer();
+    const { call, audit, asked, browser } = gatedServer();
     const big = { name: 'big.bin', contentBase64: b64(Buffer.alloc(UPLOAD_CAP_BYTES + 1, 65)) };
     const result = await call('upload_file', { ref: 'e1', files: [FILE, big] });
     expect(result.isError).toBe(true);
@@ -89,13 +89,13 @@ describe('upload_file through the gates', () => {
   });
 
   it('takes how to answer a dialog the upload opens, shown on the card', async () => {
-    const { call, asked } = handsServer();
+    const { call, asked } = gatedServer();
     await call('upload_file', { ref: 'e1', files: [FILE], dialog: { accept: false } });
     expect(asked[0]!.args).toMatchObject({ dialog: { accept: false } });
   });
 
   it('sends a ref made in a child frame to that frame', async () => {
-    const { call, browser, sent } = handsServer();
+    const { call, browser, sent } = gatedServer();
     browser.frameList.push(
       { frameId: 0, parentFrameId: -1, url: 'https://app.example/work', documentId: 'doc-1' },
       { frameId: 7, parentFrameId: 0, url: 'https://app.example/frame', documentId: 'doc-7' },
@@ -105,7 +105,7 @@ describe('upload_file through the gates', () => {
   });
 
   it('refuses a ref in a child frame from a site that is not allowed, sending nothing there', async () => {
-    const { call, browser, sent } = handsServer();
+    const { call, browser, sent } = gatedServer();
     browser.frameList.push(
       { frameId: 0, parentFrameId: -1, url: 'https://app.example/work', documentId: 'doc-1' },
       { frameId: 9, parentFrameId: 0, url: 'https://elsewhere.example/drop', documentId: 'doc-9' },

@@ -1,18 +1,22 @@
 /** A browser tool server over a fake browser on an allowed site, recording what the gates saw and sent. */
 import type { PageCommand } from '../../page/protocol';
+import type { DialogPort } from '../dialogs';
 import { BrowserToolServer } from '../browser-server';
 import { Blocklist, SHIPPED_BLOCKLIST } from '../gates/blocklist';
 import { SessionGrants } from '../gates/call-gate';
 import { createGateEnvironment } from '../gates/environment';
-import { fakeBrowser } from '../gates/fake-browser';
+import { fakeBrowser, type FakeBrowser } from '../gates/fake-browser';
 import type { AuditEntry, ConfirmRequest } from '../gates/types';
 import { MemoryRefCounters, SnapshotService } from '../snapshot-service';
 import { browserTools } from './index';
 
 export const SITE = 'https://app.example/work';
 
-export function handsServer(options: { act?: boolean; allowed?: boolean } = {}) {
-  const browser = fakeBrowser([{ id: 1, windowId: 1, url: SITE, title: 'Work', active: true, loading: false }]);
+export function gatedServer(
+  options: { act?: boolean; allowed?: boolean; dialogs?: DialogPort; browser?: FakeBrowser } = {},
+) {
+  const browser =
+    options.browser ?? fakeBrowser([{ id: 1, windowId: 1, url: SITE, title: 'Work', active: true, loading: false }]);
   const sent: Array<{ command: PageCommand; frameId: number }> = [];
   const send = browser.page.send.bind(browser.page);
   browser.page.send = (tabId, command, sendOptions) => {
@@ -46,6 +50,7 @@ export function handsServer(options: { act?: boolean; allowed?: boolean } = {}) 
     snapshots: new SnapshotService(new MemoryRefCounters()),
     gates,
     grants: new SessionGrants(),
+    dialogs: options.dialogs,
   });
   const call = (tool: string, args: Record<string, unknown>) =>
     server.call(`tabwright.${tool}`, args, { signal: new AbortController().signal, requestId: '1' });
