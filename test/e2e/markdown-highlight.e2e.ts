@@ -71,6 +71,19 @@ describe('code highlighting follows the view in a long conversation', () => {
       'export function step0(input: number[]): number {\n  let total = 0;\n' +
         '  for (const value of input) total += value * 2;\n  return Math.max(total, 0);\n}\n',
     );
+    // Code just below the view is coloured before it scrolls in.
+    const justBelow = () =>
+      transcript.evaluate((scroller) => {
+        const bottom = scroller.getBoundingClientRect().bottom;
+        const block = [...scroller.querySelectorAll('.code-block')].find(
+          (candidate) => candidate.getBoundingClientRect().top > bottom + 100,
+        );
+        if (!block) return undefined;
+        const distance = block.getBoundingClientRect().top - bottom;
+        return { near: distance < 1_000, tokens: block.querySelectorAll('pre code [class^="hljs-"]').length };
+      });
+    await expect.poll(justBelow, T).toEqual({ near: true, tokens: expect.any(Number) });
+    await expect.poll(async () => (await justBelow())!.tokens, T).toBeGreaterThan(5);
     // The newest code is now far below: back to plain text, reading the same.
     await expect.poll(() => tokens(last), T).toBe(0);
     expect(await last.locator('pre code').textContent()).toContain(`return Math.max(total, ${REPLIES - 1});`);
