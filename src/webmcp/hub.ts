@@ -7,7 +7,6 @@
 import type { TabInfo } from '../mcp-server/browser-port';
 import type { SessionGrants } from '../mcp-server/gates/call-gate';
 import type { GateEnvironment } from '../mcp-server/gates/types';
-import type { ToolServer } from '../mcp-server/mcp-core';
 import type { PageToolsAccess } from './page-access';
 import { PageToolServer, type PageToolCatalog } from './page-server';
 import { pageServerName, readPageTools, type PageTool } from './page-tools';
@@ -32,7 +31,6 @@ export interface PageToolsHubOptions {
 
 export interface PageAgentFacts {
   id: string;
-  hiddenServers: readonly string[];
   name(): string;
   exposed?(serverName: string): boolean;
 }
@@ -152,13 +150,6 @@ export class PageToolsHub implements PageToolCatalog {
     const before = this.#catalog.get(origin);
     this.#catalog.set(origin, { tools, signature });
     if ((before?.signature ?? '[]') !== signature) this.#emit({ kind: 'tools', origin });
-  }
-
-  /** The page servers offered to an agent: one per offered site, unless the agent hides it. */
-  serversFor(agent: PageAgentFacts): Array<{ key: string; server: ToolServer }> {
-    return this.origins()
-      .filter((origin) => !agent.hiddenServers.includes(pageServerName(origin)))
-      .map((origin) => ({ key: pageServerKey(origin), server: this.serverFor(agent, origin) }));
   }
 
   /** The site's page server for an agent: one per agent and origin, kept for the life of the panel. */
