@@ -185,9 +185,11 @@ describe('the connector context', () => {
       await expect(ctx.extractRows('tr.row', { t: 'td.t' })).rejects.toThrow(refusal);
       await expect(ctx.extractFields({ t: 'td.t' })).rejects.toThrow(refusal);
       await expect(ctx.url()).rejects.toThrow(refusal);
-      await expect(ctx.evaluate(() => document.body.textContent)).rejects.toThrow(refusal);
-      // Refused before anything was sent to that document.
+      const mark = () => document.documentElement.setAttribute('data-ran', '');
+      await expect(ctx.evaluate(mark)).rejects.toThrow(refusal);
+      // Refused before anything was sent to that document, or run in it.
       expect(port.commands.length).toBe(sent);
+      expect(port.document.documentElement.hasAttribute('data-ran')).toBe(false);
     });
 
     it('refuses to fetch a blocked path, and a fetch that was redirected to one', async () => {
