@@ -108,7 +108,10 @@ export function createConnectorContext(config: ContextOptions): ConnectorContext
   /** Throws AuthExpiredError when the tab shows the site's sign-in page (or left the site for one). */
   const checkSignedIn = async (id: number) => {
     // The address alone (no read of the page) decides a sign-in redirect, even to a site not allowed.
-    const top = (await guard.frames(id).catch(() => [])).find((frame) => frame.frameId === 0);
+    const frames = await guard.frames(id).catch((error: unknown) => {
+      throw error instanceof PageCommandError ? new ConnectorError(error.message) : error;
+    });
+    const top = frames.find((frame) => frame.frameId === 0);
     let url: URL;
     try {
       url = new URL(top?.url ?? '');
