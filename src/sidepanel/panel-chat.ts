@@ -8,7 +8,7 @@ import type { SettingsStore } from '../shared/settings-store';
 import type { SessionIdStore, StorageArea, TokenStore } from '../shared/stores';
 import type { AgentHub } from './agent-hub';
 import { needsReconnect } from './agent-input';
-import type { ChatModel } from './chat-model';
+import type { ChatModel, QueueView, UserItem } from './chat-model';
 import { h } from './dom';
 import { HistoryStore, recordHistory } from './history';
 import { t } from './i18n';
@@ -23,6 +23,8 @@ declare const __TABWRIGHT_TEST_BUILD__: boolean;
 export interface RestoredChat {
   store: HistoryStore;
   draft: string;
+  /** What each agent's outbox held when the panel closed, given back once the agents are added. */
+  queue: QueueView;
 }
 
 /** Loads this window's transcript into the model (before any agent connects). */
@@ -31,7 +33,15 @@ export async function restoreChat(chat: ChatModel, local: StorageArea, windowId:
   const loaded = await store.load();
   if (loaded.items.length) chat.restore(loaded.items);
   if (loaded.problem) chat.notice(loaded.problem, undefined, 'warning');
-  return { store, draft: loaded.draft };
+  return { store, draft: loaded.draft, queue: loaded.queue };
+}
+
+/** The live queues, and before the agents are added, the restored ones that wait for them. */
+function withRestored(restored: QueueView, live: QueueView): QueueView {
+  const agents = new Set([...Object.keys(restored), ...Object.keys(live)]);
+  return Object.fromEntries(
+    [...agents].map((agentId) => [agentId, [...new Set([...(restored[agentId] ?? []), ...(live[agentId] ?? [])])]]),
+  );
 }
 
 /** The services the chat side uses (a part of `PanelServices`). */
@@ -80,7 +90,13 @@ export function mountChat(options: ChatMountOptions): ChatUi {
   if (__TABWRIGHT_TEST_BUILD__) Object.assign(globalThis, { tabwrightChat: chat });
   const transcript = new TranscriptView(chat, options.openUrl);
   let draft = options.restored.draft;
-  const history = recordHistory(chat, options.restored.store, () => draft);
+  const history = recordHistory(
+    chat,
+    options.restored.store,
+    () => draft,
+    undefined,
+    () => withRestored(options.restored.queue, chat.queue()),
+  );
   const composer = new Composer({
     initialDraft: draft,
     onSend: (text) => {
@@ -227,7 +243,17 @@ export function mountChat(options: ChatMountOptions): ChatUi {
     },
     refresh,
     resendQueued: () => {
-      for (const item of chat.queued()) hub.resend(item);
+      const users = new Map(
+        chat.items.filter((item) => item.kind === 'user').map((item) => [item.id, item as UserItem]),
+      );
+      for (const [agentId, ids] of Object.entries(options.restored.queue)) {
+        hub.requeue(
+          agentId,
+          ids.flatMap((id) => users.get(id) ?? []),
+        );
+      }
+      // Given back once: from now on the outboxes hold them.
+      options.restored.queue = {};
     },
     flushHistory: () => history.flush(),
   };
