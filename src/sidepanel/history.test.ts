@@ -3,7 +3,14 @@ import { MemoryArea } from '../shared/stores';
 import { ChatModel } from './chat-model';
 import type { ChatItem } from './chat-types';
 import { t } from './i18n';
-import { boundHistory, DEFAULT_HISTORY_LIMITS, HISTORY_VERSION, HistoryStore, recordHistory } from './history';
+import {
+  boundHistory,
+  DEFAULT_HISTORY_LIMITS,
+  HISTORY_VERSION,
+  HistoryStore,
+  recordHistory,
+  withRestoredQueue,
+} from './history';
 
 const user = (id: string, text: string): ChatItem => ({ kind: 'user', id, at: 1, text, to: ['a1'] });
 
@@ -133,6 +140,17 @@ describe('boundHistory', () => {
     const [stored] = boundHistory([long], { ...DEFAULT_HISTORY_LIMITS, maxTextChars: 10 });
     expect(stored).toMatchObject({ segments: [{ kind: 'text', text: `${'x'.repeat(10)}\n\n${t('historyCut')}` }] });
     expect((long as { segments: unknown[] }).segments).toHaveLength(2);
+  });
+});
+
+describe('withRestoredQueue', () => {
+  it('keeps what was restored and not given back yet ahead of what the outboxes report', () => {
+    expect(withRestoredQueue({ a1: ['u1', 'u2'], a2: ['u1'] }, { a1: ['u2', 'u3'], a3: ['u4'] })).toEqual({
+      a1: ['u1', 'u2', 'u3'],
+      a2: ['u1'],
+      a3: ['u4'],
+    });
+    expect(withRestoredQueue({}, { a1: ['u1'] })).toEqual({ a1: ['u1'] });
   });
 });
 

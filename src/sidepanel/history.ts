@@ -92,6 +92,17 @@ function readHistory(stored: unknown): StoredHistory | undefined {
   return v1.success ? migrateHistoryV1(v1.data) : undefined;
 }
 
+/**
+ * The queues to store: the outboxes' own, after what the panel restored and has not given back to
+ * them yet (the agents are still being added), so a save in between loses none of it.
+ */
+export function withRestoredQueue(restored: QueueView, live: QueueView): QueueView {
+  const agents = new Set([...Object.keys(restored), ...Object.keys(live)]);
+  return Object.fromEntries(
+    [...agents].map((agentId) => [agentId, [...new Set([...(restored[agentId] ?? []), ...(live[agentId] ?? [])])]]),
+  );
+}
+
 export interface LoadedHistory {
   items: ChatItem[];
   draft: string;

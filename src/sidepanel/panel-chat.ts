@@ -10,7 +10,7 @@ import type { AgentHub } from './agent-hub';
 import { needsReconnect } from './agent-input';
 import type { ChatModel, QueueView, UserItem } from './chat-model';
 import { h } from './dom';
-import { HistoryStore, recordHistory } from './history';
+import { HistoryStore, recordHistory, withRestoredQueue } from './history';
 import { t } from './i18n';
 import type { NewAgent } from './views/agent-form';
 import { AgentsSettings } from './views/agents-settings';
@@ -34,14 +34,6 @@ export async function restoreChat(chat: ChatModel, local: StorageArea, windowId:
   if (loaded.items.length) chat.restore(loaded.items);
   if (loaded.problem) chat.notice(loaded.problem, undefined, 'warning');
   return { store, draft: loaded.draft, queue: loaded.queue };
-}
-
-/** The live queues, and before the agents are added, the restored ones that wait for them. */
-function withRestored(restored: QueueView, live: QueueView): QueueView {
-  const agents = new Set([...Object.keys(restored), ...Object.keys(live)]);
-  return Object.fromEntries(
-    [...agents].map((agentId) => [agentId, [...new Set([...(restored[agentId] ?? []), ...(live[agentId] ?? [])])]]),
-  );
 }
 
 /** The services the chat side uses (a part of `PanelServices`). */
@@ -95,7 +87,7 @@ export function mountChat(options: ChatMountOptions): ChatUi {
     options.restored.store,
     () => draft,
     undefined,
-    () => withRestored(options.restored.queue, chat.queue()),
+    () => withRestoredQueue(options.restored.queue, chat.queue()),
   );
   const composer = new Composer({
     initialDraft: draft,
