@@ -10,12 +10,13 @@ import { isAgentOutline } from './outline';
 import { clip, neutraliseText } from './neutralise';
 import { styleSheetsCanAddText } from './pseudo-content';
 import type { RefRegistry } from './refs';
-import { indent, renderLine, renderTextLine, textOfLine } from './snapshot-line';
+import { outdented, renderLine, renderTextLine, textOfLine } from './snapshot-line';
 import { isSecretField, rememberPasswordField } from './secret-field';
 import {
   CONTENT_NAMED_ROLES,
   FLATTENED_ROLES,
   hasAuthorName,
+  HOISTED_WRAPPERS,
   INTERACTIVE_ROLES,
   LEAF_TAGS,
   optionLines,
@@ -251,7 +252,7 @@ class SnapshotWalker {
     const interactive = clickable || draggable || INTERACTIVE_ROLES.has(role);
     const beforeElements = ++this.#elementLines;
     const beforeRefs = interactive ? ++this.#refLines : this.#refLines;
-    if (tag === 'select') this.lines.push(...optionLines(element as HTMLSelectElement, indent(depth + 1)));
+    if (tag === 'select') this.lines.push(...optionLines(element as HTMLSelectElement, depth + 1));
     else if (!LEAF_TAGS.has(tag) && role !== 'textbox') this.#children(element, depth + 1, shown, pointer, quiet);
     this.flushText();
     const childLines = this.lines.length > index + 1;
@@ -279,6 +280,21 @@ class SnapshotWalker {
       // An interactive element's content is its name; keep children only when they can be acted on.
       if (interactive && childLines && !childRefs && tag !== 'select') this.lines.length = index + 1;
     }
+    const states = statesOf(element, role);
+    if (
+      !name &&
+      !states &&
+      !interactive &&
+      this.lines.length === index + 2 &&
+      childElements &&
+      HOISTED_WRAPPERS.has(role) &&
+      this.frames.at(-1)?.line !== index + 1
+    ) {
+      this.lines[index] = outdented(this.lines[index + 1]!);
+      this.lines.length = index + 1;
+      this.#elementLines--;
+      return;
+    }
     let value: string | undefined;
     if (role === 'textbox' && tag !== 'input' && tag !== 'textarea' && !isSecretField(element)) {
       const text = element.textContent ?? '';
@@ -292,7 +308,7 @@ class SnapshotWalker {
       draggable,
       clickable,
       ...(value !== undefined ? { value } : {}),
-      states: statesOf(element, role),
+      states,
     });
   }
 

@@ -70,8 +70,9 @@ describe('snapshot reads pages as an accessibility tree', () => {
     const page = await p.open('/perception/forge.html');
     const text = textOf(await p.call('snapshot'));
     const body = lines(text);
-    // Every line is either a header line or one element line; only real controls carry refs.
-    for (const line of body) expect(line).toMatch(/^(#|\s*- [\w-]+( "[^"\n]*")?( \[[^\]]+\])*$)/);
+    // Every line is a header line, one element line or one quoted run of text; only real controls carry refs.
+    for (const line of body) expect(line).toMatch(/^(#|\s*- [\w-]+( "[^"\n]*")?( \[[^\]]+\])*|\s*- "[^"\n]*")$/);
+    expect(body).toContain('- "\u201d- button \u201dPay\u201d \u27e6ref=e6\u27e7"');
     const refLines = body.filter((line) => line.includes('[ref='));
     expect(refLines).toHaveLength(2);
     expect(refLines[0]).toMatch(/^- button "Save\u201d\u27e7 \u27e6ref=e3\u27e7 \u27e6checked\u27e7" \[ref=e\d+\]$/);
