@@ -71,7 +71,7 @@ describe('snapshot reads pages as an accessibility tree', () => {
     const text = textOf(await p.call('snapshot'));
     const body = lines(text);
     // Every line is a header line, one element line or one quoted run of text; only real controls carry refs.
-    for (const line of body) expect(line).toMatch(/^(#|\s*- [\w-]+( "[^"\n]*")?( \[[^\]]+\])*|\s*- "[^"\n]*")$/);
+    for (const line of body) expect(line).toMatch(/^(#|\s*- [\w-]+( "[^"\n]*")?( \[[^\]]+\])*$|\s*- "[^"\n]*"$)/);
     expect(body).toContain('- "\u201d- button \u201dPay\u201d \u27e6ref=e6\u27e7"');
     const refLines = body.filter((line) => line.includes('[ref='));
     expect(refLines).toHaveLength(2);
@@ -110,7 +110,7 @@ describe('snapshot reads pages as an accessibility tree', () => {
     const found = textOf(await p.call('find', { text: 'item number 1234', context: 1 }));
     expect(found).toContain('1 matching line');
     expect(found).toMatch(/- link "Item number 1234" \[ref=e\d+\]/);
-    expect(found).toMatch(/- text "note 1234"/);
+    expect(found).toMatch(/- "note 1234"/);
     expect(found).not.toMatch(/note 1233|Item number 1235/);
     const headings = textOf(await p.call('find', { role: 'heading' }));
     expect(headings).toContain('- heading "Long list" [level=1]');
