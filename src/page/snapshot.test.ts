@@ -116,6 +116,22 @@ line two</textarea>`);
     ]);
   });
 
+  it('names a link or button by its text as the name computation does, without walking it twice', () => {
+    const lines = snap(`
+      <a href="/r">Open <b>the</b> <span style="display:inline-block">report</span></a>
+      <button><span aria-label="Close">×</span></button>
+      <button><span style="visibility:hidden">secret</span>Save</button>
+      <a href="/c"><svg><title>Cart</title></svg> Basket</a>
+      <label for="go">Go now</label><button id="go">Submit</button>`);
+    expect(lines).toEqual([
+      '- link "Open the report" [ref=e1]',
+      '- button "Close" [ref=e2]',
+      '- button "Save" [ref=e3]',
+      '- link "Cart Basket" [ref=e4]',
+      '- button "Go now" [ref=e5]',
+    ]);
+  });
+
   it('does not print label text twice when the control carries it', () => {
     expect(snap('<label>Email <input type="email"></label>')).toEqual(['- textbox "Email" [ref=e1]']);
   });

@@ -95,6 +95,8 @@ class SnapshotWalker {
   readonly #styles = new Map<Element, CSSStyleDeclaration>();
   #elementLines = 0;
   #refLines = 0;
+  /** Shown content the lines do not print as text: a label on a wrapper, an unlisted image. */
+  #unprinted = 0;
   #text = '';
   #textDepth = 0;
 
@@ -199,7 +201,12 @@ class SnapshotWalker {
       return;
     }
     if (!visible || !role || FLATTENED_ROLES.has(role)) {
-      if (LEAF_TAGS.has(tag)) return;
+      if (LEAF_TAGS.has(tag)) {
+        // An unlisted image or svg may still lend its alt or title to a name.
+        if (visible) this.#unprinted++;
+        return;
+      }
+      if (hasAuthorName(element)) this.#unprinted++;
       // Inline wrappers continue the text around them; inline boxes are set apart by a space;
       // anything else that makes a box ends the text run.
       const inline = display === 'inline' || display === 'contents';
@@ -252,6 +259,7 @@ class SnapshotWalker {
     const interactive = clickable || draggable || INTERACTIVE_ROLES.has(role);
     const beforeElements = ++this.#elementLines;
     const beforeRefs = interactive ? ++this.#refLines : this.#refLines;
+    const beforeUnprinted = this.#unprinted;
     if (tag === 'select') this.lines.push(...optionLines(element as HTMLSelectElement, depth + 1));
     else if (!LEAF_TAGS.has(tag) && role !== 'textbox') this.#children(element, depth + 1, shown, pointer, quiet);
     this.flushText();
@@ -262,10 +270,7 @@ class SnapshotWalker {
     let name = '';
     if (namedByContent) {
       if (childLines && !childElements) {
-        name = this.lines
-          .slice(index + 1)
-          .map(textOfLine)
-          .join(' ');
+        name = this.#childText(index);
         this.lines.length = index + 1;
       } else if (!childLines) {
         name = this.#name(element);
@@ -276,7 +281,10 @@ class SnapshotWalker {
         }
       }
     } else {
-      name = this.#name(element);
+      name =
+        childLines && !childElements && this.#unprinted === beforeUnprinted && this.#namedByItsText(element, role)
+          ? clip(this.#childText(index), NAME_MAX)
+          : this.#name(element);
       // An interactive element's content is its name; keep children only when they can be acted on.
       if (interactive && childLines && !childRefs && tag !== 'select') this.lines.length = index + 1;
     }
@@ -310,6 +318,28 @@ class SnapshotWalker {
       ...(value !== undefined ? { value } : {}),
       states,
     });
+  }
+
+  /** The text runs printed after line `index`, as one name. */
+  #childText(index: number): string {
+    let text = '';
+    for (let i = index + 1; i < this.lines.length; i++) text += (text ? ' ' : '') + textOfLine(this.lines[i]!);
+    return text;
+  }
+
+  /**
+   * A link or button named by its content whose content the walk has just printed as text only:
+   * the accessible name is that text, so the name computation would walk the same nodes again.
+   * Not when CSS may add text (::before/::after count in names), nor when a label names a button.
+   */
+  #namedByItsText(element: Element, role: string): boolean {
+    if (role !== 'link' && role !== 'button') return false;
+    const tag = element.localName;
+    if (tag !== 'a' && tag !== 'button') return false;
+    if (hasAuthorName(element)) return false;
+    if (tag === 'button' && (element as HTMLButtonElement).labels.length) return false;
+    if (this.pseudoInDocument) return false;
+    return this.options.pseudoElements === false || element.getRootNode() === element.ownerDocument;
   }
 
   #frame(element: Element, depth: number): void {
