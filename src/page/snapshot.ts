@@ -8,7 +8,7 @@ import { closedDetailsSummary, flatChildren } from './flat-tree';
 import { withLabelIndex } from './label-index';
 import { isAgentOutline } from './outline';
 import { clip, neutraliseText } from './neutralise';
-import { styleSheetsCanAddText } from './pseudo-content';
+import { isShadowRoot, shadowTreesCanAddText, styleSheetsCanAddText } from './pseudo-content';
 import type { RefRegistry } from './refs';
 import { outdented, renderLine, renderTextLine, textOfLine } from './snapshot-line';
 import { isSecretField, rememberPasswordField } from './secret-field';
@@ -45,7 +45,8 @@ export interface WalkOptions {
   frameInside?(frame: Element): number | undefined;
   /**
    * Whether CSS `content` of ::before/::after may count in names: found out from the style sheets
-   * when omitted (shadow trees always ask); jsdom cannot compute it at all.
+   * when omitted (the document's, and each shadow root's with those around it); jsdom cannot
+   * compute it at all.
    */
   pseudoElements?: boolean;
 }
@@ -120,8 +121,18 @@ class SnapshotWalker {
   #name(element: Element): string {
     return snapshotName(element, this.#styleOf as typeof window.getComputedStyle, {
       inDocument: this.pseudoInDocument,
-      inShadowTrees: this.options.pseudoElements !== false,
+      inShadowTrees: this.#pseudoInShadowTree(element),
     });
+  }
+
+  readonly #shadowCanAddText = shadowTreesCanAddText();
+
+  /** Whether CSS may add text to an element in a shadow tree (false for one in the document). */
+  #pseudoInShadowTree(element: Element): boolean {
+    const root = element.getRootNode();
+    if (!isShadowRoot(root)) return false;
+    if (this.options.pseudoElements !== undefined) return this.options.pseudoElements;
+    return this.#shadowCanAddText(root);
   }
 
   #appendText(text: string, depth: number): void {
@@ -338,8 +349,7 @@ class SnapshotWalker {
     if (tag !== 'a' && tag !== 'button') return false;
     if (hasAuthorName(element)) return false;
     if (tag === 'button' && (element as HTMLButtonElement).labels.length) return false;
-    if (this.pseudoInDocument) return false;
-    return this.options.pseudoElements === false || element.getRootNode() === element.ownerDocument;
+    return !this.pseudoInDocument && !this.#pseudoInShadowTree(element);
   }
 
   #frame(element: Element, depth: number): void {

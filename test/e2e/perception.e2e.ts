@@ -63,6 +63,9 @@ describe('snapshot reads pages as an accessibility tree', () => {
     expect(text.match(/- button "Add to cart" \[ref=e\d+\]/g)).toHaveLength(2);
     expect(text.match(/- spinbutton "Quantity" \[ref=e\d+\] \[value="1"\]/g)).toHaveLength(2);
     expect(text.match(/- link "Offer inside nested shadow" \[ref=e\d+\]/g)).toHaveLength(2);
+    // Text that a shadow tree's own style sheet, or one around it (::part), puts before an element is in its name.
+    expect(text).toMatch(/- button "★ ?Favourite" \[ref=e\d+\]/);
+    expect(text).toMatch(/- link "→ ?Next page" \[ref=e\d+\]/);
     await page.close();
   });
 
