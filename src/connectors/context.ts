@@ -127,6 +127,15 @@ export function createConnectorContext(config: ContextOptions): ConnectorContext
     if (state.value.signedOut) throw authError();
   };
 
+  /** `path` resolved on the connector's site; anything else is refused in the caller's words. */
+  const onSite = (path: string, refusal: string): URL => {
+    try {
+      return resolveOnSite(config.site, path);
+    } catch (error) {
+      throw new ConnectorError(`${refusal}: ${(error as Error).message}`);
+    }
+  };
+
   const extract = async (fields: FieldMap, options: { rows?: string; limit?: number; within?: string }) => {
     const { value } = await inPage({ op: 'extract', ...options, fields: normaliseFieldMap(fields) }, 'is on');
     return value as ExtractedRecord[];
@@ -136,12 +145,7 @@ export function createConnectorContext(config: ContextOptions): ConnectorContext
     signal: config.signal,
     site: config.site,
     async navigate(path, options = {}) {
-      let url: URL;
-      try {
-        url = resolveOnSite(config.site, path);
-      } catch (error) {
-        throw new ConnectorError(`Connectors stay on their site: ${(error as Error).message}`);
-      }
+      const url = onSite(path, 'Connectors stay on their site');
       await allowed(url.href, 'was sent to');
       const id = await tabId();
       config.log(`navigate ${url.pathname}${url.search}`);
@@ -184,12 +188,7 @@ export function createConnectorContext(config: ContextOptions): ConnectorContext
       return result;
     },
     async fetch(path, options = {}) {
-      let url: URL;
-      try {
-        url = resolveOnSite(config.site, path);
-      } catch (error) {
-        throw new ConnectorError(`Connectors only fetch from their site: ${(error as Error).message}`);
-      }
+      const url = onSite(path, 'Connectors only fetch from their site');
       await allowed(url.href, 'was asked to fetch');
       config.log(`${options.method ?? 'GET'} ${url.pathname}${url.search}`);
       const { value: response } = await inPage(
