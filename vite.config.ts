@@ -19,11 +19,11 @@ function icons(): Plugin {
 /**
  * Scripts that run in web pages are bundled on their own as self-contained IIFEs beside the
  * extension: `chrome.scripting` injects the page agent with `executeScript({ files })`, and the
- * dialog scripts are registered content scripts; both run classic scripts only.
+ * main-world and dialog-relay scripts are registered content scripts; both run classic scripts only.
  */
 const PAGE_SCRIPTS = [
   { entry: 'src/page/main.ts', name: 'tabwrightPageAgent', file: 'page/agent.js' },
-  { entry: 'src/page/dialogs/main-world.ts', name: 'tabwrightDialogHook', file: 'page/dialog-hook.js' },
+  { entry: 'src/page/main-world/index.ts', name: 'tabwrightMainWorld', file: 'page/main-world.js' },
   { entry: 'src/page/dialogs/isolated-world.ts', name: 'tabwrightDialogRelay', file: 'page/dialog-relay.js' },
 ];
 

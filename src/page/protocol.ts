@@ -153,7 +153,7 @@ export const UploadCommand = z.object({
   files: z.array(UploadFile).min(1),
   /**
    * The DOM event by which the page's own world reports calls to showOpenFilePicker while the
-   * command runs (see page/file-picker-watch.ts); `${pickerEvent}-done` ends the watch.
+   * command runs (see page/main-world/file-picker-watch.ts); `${pickerEvent}-done` ends the watch.
    */
   pickerEvent: z.string().regex(/^tabwright-picker-[0-9a-f]+$/),
   ...actionFields,

@@ -1,7 +1,8 @@
 /**
  * Runs page-agent commands in a tab's documents through `chrome.scripting`. The agent bundle is
  * injected on first use in each document and stays there (isolated world) between calls, with the
- * page's request signals beside it in the page's own world (`request-signals.ts`). A
+ * page's request signals beside it in the page's own world (`page/main-world/request-signals.ts`;
+ * on allowed sites they are already there from document_start, and installing twice is a no-op). A
  * command given a document id runs in that document only (Chrome ≥ 106), never in whatever the
  * frame holds by then.
  */
@@ -14,9 +15,9 @@ import {
 } from '../mcp-server/browser-port';
 import { FRAME_GONE_TEXT, PageErrorCode, pageErrorCodeOf } from '../page/error-codes';
 import { PageEnvelope, replySchema, type PageCommand, type PageReply } from '../page/protocol';
-import { watchFilePicker } from '../page/file-picker-watch';
+import { watchFilePicker } from '../page/main-world/file-picker-watch';
+import { REQUEST_SIGNALS } from '../page/main-world/request-signals';
 import { raceAbort } from './race-abort';
-import { REQUEST_SIGNALS } from './request-signals';
 
 export const PAGE_AGENT_FILE = 'page/agent.js';
 
@@ -93,7 +94,7 @@ export class ChromePageTransport implements PageTransport {
       }
       result = await raceAbort(call(), options.signal);
       if (isMissing(result)) {
-        // The page's requests are announced from its own world, for the agent's settle wait.
+        // A document older than the registered main-world script gets its request signals now.
         await raceAbort(chrome.scripting.executeScript({ target, world: 'MAIN', ...REQUEST_SIGNALS }), options.signal);
         await raceAbort(chrome.scripting.executeScript({ target, files: [PAGE_AGENT_FILE] }), options.signal);
         result = await raceAbort(call(), options.signal);

@@ -15,10 +15,10 @@ describe('the dialog scripts’ registration', () => {
     expect(await dialogScriptMatches(['https://a.example'], () => Promise.reject(new Error('no')))).toEqual([]);
   });
 
-  it('registers a main-world hook and an isolated relay at document_start in every frame, about:blank too', () => {
+  it('registers the main-world script and an isolated relay at document_start in every frame, about:blank too', () => {
     const scripts = dialogScripts(['https://app.example/*']);
     expect(scripts.map((s) => [s.id, s.world, s.js[0]])).toEqual([
-      ['tabwright-dialog-hook', 'MAIN', 'page/dialog-hook.js'],
+      ['tabwright-dialog-hook', 'MAIN', 'page/main-world.js'],
       ['tabwright-dialog-relay', 'ISOLATED', 'page/dialog-relay.js'],
     ]);
     for (const script of scripts) {
@@ -30,12 +30,14 @@ describe('the dialog scripts’ registration', () => {
 
   it('knows when what is registered is already right', () => {
     const wanted = dialogScripts(['https://b.example/*', 'https://a.example/*']);
-    const registered = wanted.map((s) => ({ id: s.id, matches: [...s.matches].reverse() }));
+    const registered = wanted.map((s) => ({ id: s.id, js: s.js, matches: [...s.matches].reverse() }));
     expect(sameRegistration(registered, wanted)).toBe(true);
     expect(sameRegistration(registered.slice(0, 1), wanted)).toBe(false);
     expect(sameRegistration(registered, dialogScripts(['https://a.example/*']))).toBe(false);
     expect(sameRegistration([], [])).toBe(true);
     expect(sameRegistration(registered, [])).toBe(false);
+    const older = registered.map((s, i) => (i === 0 ? { ...s, js: ['page/dialog-hook.js'] } : s));
+    expect(sameRegistration(older, wanted)).toBe(false);
   });
 
   it('writes a site as its origin pattern, port included', () => {

@@ -1,6 +1,7 @@
 /**
- * Which pages get the dialog content scripts (src/page/dialogs/): the allowed sites Chrome has
- * granted, nothing else. A site the user removes, or whose grant Chrome drops, loses them with
+ * Which pages get the content scripts — the main-world script (src/page/main-world/: dialog hook and
+ * request signals) and the dialog relay (src/page/dialogs/): the allowed sites Chrome has granted,
+ * nothing else. A site the user removes, or whose grant Chrome drops, loses them with
  * the next registration.
  */
 
@@ -52,20 +53,22 @@ export function dialogScripts(matches: readonly string[]): DialogScript[] {
     persistAcrossSessions: true,
   } as const;
   return [
-    { id: DIALOG_HOOK_ID, js: ['page/dialog-hook.js'], world: 'MAIN', matches: [...matches], ...common },
+    { id: DIALOG_HOOK_ID, js: ['page/main-world.js'], world: 'MAIN', matches: [...matches], ...common },
     { id: DIALOG_RELAY_ID, js: ['page/dialog-relay.js'], world: 'ISOLATED', matches: [...matches], ...common },
   ];
 }
 
 /** Whether what Chrome holds registered already is what should be. */
 export function sameRegistration(
-  registered: readonly { id: string; matches?: string[] | undefined }[],
+  registered: readonly { id: string; js?: string[] | undefined; matches?: string[] | undefined }[],
   wanted: readonly DialogScript[],
 ): boolean {
   const ours = registered.filter((script) => DIALOG_SCRIPT_IDS.includes(script.id));
   if (ours.length !== wanted.length) return false;
   return wanted.every((script) => {
     const found = ours.find((r) => r.id === script.id);
-    return !!found && [...(found.matches ?? [])].sort().join(' ') === [...script.matches].sort().join(' ');
+    // A registration kept from an older version may name a script file that is gone.
+    if (!found || (found.js ?? []).join(' ') !== script.js.join(' ')) return false;
+    return [...(found.matches ?? [])].sort().join(' ') === [...script.matches].sort().join(' ');
   });
 }

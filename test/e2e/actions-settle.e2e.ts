@@ -1,7 +1,8 @@
 /**
  * The settle wait after an action, through the real tunnel: a page that says "loading" at once and
  * renders what its server sent later (by fetch and by XMLHttpRequest, at several server delays)
- * is answered with the rendered result; a page that reacts at once ends the wait on quiet frames.
+ * is answered with the rendered result, also when the page called a `fetch` it saved at load; a page
+ * that reacts at once ends the wait on quiet frames.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,6 +56,17 @@ describe('settle after an action', () => {
       await rig.open(`/actions/fetched.html?delay=${delay}`);
       const snapshot = textOf(await rig.call('snapshot'));
       const text = textOf(await rig.call('click', { ref: refIn(snapshot, /button "Look up with XMLHttpRequest"/) }));
+      expect(text).toContain('Order 1 shipped');
+      expect(text).not.toContain('Looking up');
+    });
+  }
+
+  for (const delay of [250, 900]) {
+    it(`waits for a fetch the page kept from its load, ${delay} ms`, async () => {
+      // The reference was taken by the page's first script: only a hook installed before it sees the call.
+      await rig.open(`/actions/kept-fetch.html?delay=${delay}`);
+      const snapshot = textOf(await rig.call('snapshot'));
+      const text = textOf(await rig.call('click', { ref: refIn(snapshot, /button "Look up with the page's client"/) }));
       expect(text).toContain('Order 1 shipped');
       expect(text).not.toContain('Looking up');
     });

@@ -2,7 +2,7 @@
  * What a "Browse" control does when clicked. Most call `click()` on a hidden file input; that click
  * is an event this world sees, so it is caught and cancelled (no picker opens) and the input is the
  * one to fill. Others call `window.showOpenFilePicker`, which lives in the page's own world, where
- * the panel has put a watch for the length of the command (see ../file-picker-watch.ts) that
+ * the panel has put a watch for the length of the command (see ../main-world/file-picker-watch.ts) that
  * reports such calls by the DOM event `pickerEvent`.
  */
 import { clickAt } from './pointer';

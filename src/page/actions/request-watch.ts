@@ -1,7 +1,7 @@
 /**
  * The requests a page starts while an action runs, as its request signals report them. The
  * isolated world cannot see the page's `fetch` or `XMLHttpRequest`, so a hook in the page's own
- * world (`platform/request-signals.ts`) announces each start and end as an event on the window;
+ * world (`main-world/request-signals.ts`) announces each start and end as an event on the window;
  * only requests that started while this watch was open are waited for.
  */
 export const REQUEST_EVENT = 'tabwright:request';

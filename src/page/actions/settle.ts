@@ -5,7 +5,7 @@
  * a little longer (`idleMs`) in case the change is on its way by a timer. It ends at once when the
  * document starts navigating away, and never later than the cap. Same-document navigations that a
  * router intercepts, and regions the page marks `aria-busy`, are waited for until they finish.
- * Requests are seen through the page's own request signals (see `request-signals.ts`).
+ * Requests are seen through the page's own request signals (see `main-world/request-signals.ts`).
  */
 import { RequestWatch } from './request-watch';
 import { ActionCancelled } from './timing';

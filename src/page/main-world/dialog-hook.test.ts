@@ -5,8 +5,8 @@
  * armed action only, the rest dismissed and recorded, and the beforeunload check and pass.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { installDialogHook } from './hook';
-import { ARM_TTL_MS, createDialogRelay, type DialogRelay } from './relay';
+import { installDialogHook } from './dialog-hook';
+import { ARM_TTL_MS, createDialogRelay, type DialogRelay } from '../dialogs/relay';
 
 type Win = Window & typeof globalThis;
 

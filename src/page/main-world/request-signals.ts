@@ -2,10 +2,12 @@
  * A hook in the page's own world that announces each request the page makes — `fetch`, its body
  * reads, and `XMLHttpRequest` — as `start:<id>` / `end:<id>` events on the window, so the page
  * agent (isolated world, which cannot see them) knows when an action's requests have finished.
- * It carries no URL or content: only that a request began or ended. Installed once per document,
- * beside the agent.
+ * It carries no URL or content: only that a request began or ended. On allowed sites it goes in
+ * at document_start with the main-world script (index.ts), ahead of any page script that keeps its
+ * own reference to `fetch`; the panel injects it again beside the agent for documents loaded before
+ * that registration existed, and the marker makes the second install a no-op.
  */
-import { REQUEST_EVENT } from '../page/actions/request-watch';
+import { REQUEST_EVENT } from '../actions/request-watch';
 
 /** Runs in the page's main world through `executeScript({ func })`: must not close over anything. */
 export function installRequestSignals(eventName: string): void {

@@ -18,7 +18,7 @@ import {
   type DialogKind,
   type DialogReply,
   type LeaveMode,
-} from './channel';
+} from '../dialogs/channel';
 
 /** How long an allowed leave stays allowed: the navigation follows the request within moments. */
 export const ALLOW_LEAVE_MS = 10_000;
