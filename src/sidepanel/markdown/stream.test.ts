@@ -23,7 +23,8 @@ function chunks(text: string, seed: number, max = 24): string[] {
 function renderedOnce(text: string, final: boolean): string {
   const whole = new StreamingMarkdown();
   whole.append(text);
-  whole.flush(final);
+  // No time limit: the reference is the whole text rendered in one go.
+  whole.flush(final, Infinity);
   return whole.element.innerHTML;
 }
 

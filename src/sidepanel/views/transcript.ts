@@ -2,7 +2,8 @@
  * The transcript: messages in order, user on the right and agents on the left, updated from the
  * chat model. Streamed text is rendered at most once per frame, and each frame spends a bounded
  * time on it (newest message first, so a restored history shows its end, the part on screen,
- * before the replies above it); the view follows new content while the user is at the bottom. Copy buttons are handled here for every message and code block.
+ * before the replies above it); the view follows new content while the user is at the bottom.
+ * Copy buttons are handled here for every message and code block.
  */
 import type { ChatChange, ChatItem, ChatModel } from '../chat-model';
 import { messageText } from '../chat-types';
@@ -108,10 +109,11 @@ export class TranscriptView {
 
   #renderFrame(): void {
     const started = performance.now();
-    // Newest first; at least one slice per frame, then more only while the budget lasts.
+    // Newest first; each slice gets what is left of the frame's budget, and at least one runs.
     for (const renderer of [...this.#dirty].reverse()) {
-      if (performance.now() - started >= FRAME_BUDGET_MS) break;
-      renderer.flush();
+      const left = FRAME_BUDGET_MS - (performance.now() - started);
+      if (left <= 0) break;
+      renderer.flush(false, left);
       if (!renderer.dirty) this.#dirty.delete(renderer);
     }
     for (const message of this.#rendering) message.refreshBusy();
