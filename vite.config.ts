@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { build, defineConfig, type Plugin } from 'vite';
 import { buildManifest } from './manifest.config.ts';
 import { writeIcons } from './scripts/icons.ts';
+import { yieldPoints } from './scripts/yield-points.ts';
 
 const root = import.meta.dirname;
 
@@ -62,7 +63,7 @@ export default defineConfig(({ mode }) => {
   const flavour = mode === 'test' ? 'test' : 'release';
   const outDir = flavour === 'test' ? 'dist-test' : 'dist';
   return {
-    plugins: [icons(), crx({ manifest: buildManifest(flavour) }), pageScripts(flavour === 'release')],
+    plugins: [icons(), yieldPoints(), crx({ manifest: buildManifest(flavour) }), pageScripts(flavour === 'release')],
     build: {
       outDir,
       emptyOutDir: true,

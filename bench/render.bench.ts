@@ -26,6 +26,8 @@ interface Measured {
   styleLayoutMs: number;
   busyMs: number;
   longestTaskMs: number;
+  /** The same, counting only the CPU time the main thread got: what a busy machine cannot inflate. */
+  longestTaskCpuMs: number;
   longTasks: number;
   frames: number;
   wallMs: number;
@@ -39,6 +41,8 @@ interface TraceEvent {
   tid: number;
   ts: number;
   dur?: number;
+  /** Thread (CPU) time of a complete event, where the trace has it. */
+  tdur?: number;
   args?: { name?: string; data?: { frames?: Array<{ url: string; processId: number }> } };
 }
 
@@ -120,6 +124,7 @@ function mainThread(events: TraceEvent[], extensionId: string) {
     styleLayoutMs: total(styleLayout) / 1000,
     busyMs: total(union(tasks.map(span))) / 1000,
     longestTaskMs: Math.max(0, ...tasks.map((event) => event.dur! / 1000)),
+    longestTaskCpuMs: Math.max(0, ...tasks.map((event) => (event.tdur ?? event.dur!) / 1000)),
     frames: mine.filter((event) => event.name === 'FireAnimationFrame').length,
   };
 }
@@ -321,6 +326,10 @@ export const bench: Bench = {
       const worst = [...results.entries(), [restoreLabel, restores] as const].map(
         ([label, runs]) => `${label}: ${Math.max(...runs.map((m) => m.longestTaskMs)).toFixed(0)}`,
       );
+      const longestCpu = Math.max(...all.map((m) => m.longestTaskCpuMs));
+      const worstCpu = [...results.entries(), [restoreLabel, restores] as const].map(
+        ([label, runs]) => `${label}: ${Math.max(...runs.map((m) => m.longestTaskCpuMs)).toFixed(0)}`,
+      );
       const streamed = results.get(scenarios[0]!.label)!.map((m) => m.scriptMs);
       const once = median(results.get(scenarios[2]!.label)!.map((m) => m.scriptMs));
       const streamRatio = median(streamed) / once;
@@ -332,6 +341,14 @@ export const bench: Bench = {
           now: ratio(median(streamed), once),
           goal: '≤ 1.5×',
           met: streamRatio <= 1.5,
+        },
+        {
+          measure: 'longest main-thread task by CPU time, every scenario',
+          ours: `${longestCpu.toFixed(0)} ms`,
+          reference: worstCpu.join('; '),
+          now: `${all.filter((m) => m.longestTaskCpuMs > LONG_TASK_MS).length} runs over`,
+          goal: `none over ${LONG_TASK_MS} ms`,
+          met: longestCpu <= LONG_TASK_MS,
         },
         {
           measure: 'longest main-thread task, every scenario',
@@ -350,6 +367,7 @@ export const bench: Bench = {
             'A real ACP peer streams over a real WebSocket into the built test extension in Chromium; the whole path counts (socket, SDK, model, view, markdown-it, DOMPurify, highlight.js).',
             "From a CDP trace of the panel's main thread: script = JS time less the style and layout it forces; busy = every task (script, style, layout, paint).",
             'Longest task = longest RunTask (trace) or long-task entry (PerformanceObserver), max over runs; long tasks = entries over 50 ms.',
+            'Longest task by CPU time = the longest RunTask counting only the thread time the trace gives it: on a shared, busy machine wall-clock tasks also contain the time other processes held the cores.',
             'Extra per chunk = (script − baseline script) ÷ chunks: what each streamed message costs beyond rendering the text once (socket, SDK validation, model, and the task it arrives in).',
             `History restored: ${RESTORED} stored replies, the panel reloaded, until every reply is rendered (from the reload on).`,
             `Median of ${RUNS} runs. Every streamed run must leave the same DOM as the baseline. Targets: streamed script ratio ≤ 1.5×, no task over ${LONG_TASK_MS} ms in any scenario.`,

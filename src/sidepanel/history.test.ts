@@ -188,6 +188,24 @@ describe('recordHistory', () => {
     await expect.poll(async () => (await store.load()).queue).toEqual({});
   });
 
+  it('saves once, in a later task, for changes that each asked for a save at once', async () => {
+    const area = new MemoryArea();
+    const store = new HistoryStore(area, 5);
+    const chat = new ChatModel(() => 1, 'r');
+    const recorder = recordHistory(chat, store, () => '', 20);
+    let writes = 0;
+    const set = area.set.bind(area);
+    area.set = (items) => (writes++, set(items));
+    chat.addUser('first', ['a1']);
+    chat.addUser('second', ['a1']);
+    chat.applyUpdate('a1', 'Demo', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'reply' } });
+    chat.endTurn('a1', { stopReason: 'end_turn' });
+    expect(writes).toBe(0);
+    await recorder.flush();
+    expect(writes).toBe(1);
+    expect((await store.load()).items).toHaveLength(3);
+  });
+
   it('does not write back a transcript it just restored, and saves a cleared one at once', async () => {
     const area = new MemoryArea();
     const store = new HistoryStore(area, 4);

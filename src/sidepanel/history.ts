@@ -238,10 +238,21 @@ function compact(item: ChatItem, max: number): ChatItem {
   return { ...item, segments };
 }
 
+/** Longest an urgent save waits for the panel to be idle. */
+const URGENT_SAVE_WAIT_MS = 500;
+
+/** Runs `work` in a task of its own once the panel is idle (or after `timeoutMs` at the latest). */
+function whenIdle(work: () => void, timeoutMs: number): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: timeoutMs });
+  else setTimeout(work, 0);
+}
+
 /**
  * Saves the transcript shortly after it changes (a streamed reply is saved every second or two,
- * not per chunk: each save serialises the whole transcript) and at once when a message is typed,
- * sent or answered, and when a turn ends.
+ * not per chunk: each save serialises the whole transcript) and soon when a message is typed,
+ * sent or answered, and when a turn ends. A save runs in an idle moment, in a task of its own:
+ * serialising up to 2 MB beside a frame's rendering would make that frame a long task. Saves
+ * asked for while one waits become that one; the page going hidden saves at once.
  */
 export function recordHistory(
   chat: ChatModel,
@@ -253,27 +264,39 @@ export function recordHistory(
 ): { flush(): Promise<void>; changed(): void } {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let writing: Promise<void> = Promise.resolve();
-  // A save not started yet will write the latest state anyway (one message is added and queued
-  // in one go): another one behind it would only write the same again.
-  let waiting = false;
-  const flush = () => {
-    clearTimeout(timer);
-    timer = undefined;
-    if (waiting) return writing;
-    waiting = true;
+  let waiting: { promise: Promise<void>; run: () => void } | undefined;
+  const save = () => {
     writing = writing
-      .then(() => {
-        waiting = false;
-        return store.save(chat.items, draft(), queue());
-      })
+      .then(() => store.save(chat.items, draft(), queue()))
       .catch((error: unknown) => {
         console.warn('Tabwright: could not save the chat history', error);
       });
     return writing;
   };
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (waiting) return waiting.promise;
+    let run = () => {};
+    const promise = new Promise<void>((resolve) => {
+      run = () => {
+        if (waiting?.promise !== promise) return;
+        waiting = undefined;
+        void save().then(resolve);
+      };
+    });
+    waiting = { promise, run };
+    whenIdle(run, URGENT_SAVE_WAIT_MS);
+    return promise;
+  };
   const changed = () => {
     timer ??= setTimeout(() => void flush(), delayMs);
   };
+  if (typeof document !== 'undefined') {
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'hidden') waiting?.run();
+    });
+  }
   chat.subscribe((change) => {
     // Saving what was just loaded would serialise the whole stored transcript for nothing.
     if (change.type === 'reset' && change.restored) return;

@@ -23,7 +23,8 @@ function chunks(text: string, seed: number, max = 24): string[] {
 function renderedOnce(text: string, final: boolean): string {
   const whole = new StreamingMarkdown();
   whole.append(text);
-  whole.flush(final);
+  // No time limit: the reference is the whole text rendered in one go.
+  whole.flush(final, Infinity);
   return whole.element.innerHTML;
 }
 
@@ -155,5 +156,60 @@ describe('StreamingMarkdown', () => {
     }
     expect(flushes).toBeGreaterThan(2);
     expect(stream.element.innerHTML).toBe(renderedOnce(text, true));
+  });
+});
+
+describe('StreamingMarkdown slices on a slow machine', () => {
+  /** Every reading of the clock costs `ms`: each render looks that slow. */
+  function slowClock(ms: number) {
+    let clock = 0;
+    return vi.spyOn(performance, 'now').mockImplementation(() => (clock += ms));
+  }
+
+  const table = (rows: number) =>
+    '| n | square | note |\n|---|---:|---|\n' +
+    Array.from({ length: rows }, (_, n) => `| ${n} | ${n * n} | row ${n} of a long table |`).join('\n') +
+    '\n';
+
+  it('keeps growing a block longer than a slice, never showing less than before', () => {
+    const text = table(120);
+    const expected = renderedOnce(text, true);
+    const clock = slowClock(50);
+    try {
+      const stream = new StreamingMarkdown();
+      stream.append(text);
+      stream.end();
+      let shown = 0;
+      let flushes = 0;
+      while (stream.dirty && flushes < 200) {
+        stream.flush();
+        flushes++;
+        const rows = stream.element.querySelectorAll('tbody tr').length;
+        if (stream.dirty) expect(rows).toBeGreaterThan(shown);
+        shown = rows;
+      }
+      expect(stream.dirty).toBe(false);
+      expect(flushes).toBeGreaterThan(2);
+      expect(stream.element.innerHTML).toBe(expected);
+    } finally {
+      clock.mockRestore();
+    }
+  });
+
+  it("sizes a new reply's first slice by the pace earlier replies rendered at", () => {
+    const text = Array.from({ length: 300 }, (_, n) => `Paragraph ${n} of a restored reply.\n`).join('\n');
+    const clock = slowClock(50);
+    try {
+      const earlier = new StreamingMarkdown();
+      earlier.append(text);
+      earlier.flush();
+      const next = new StreamingMarkdown();
+      next.append(text);
+      next.flush();
+      expect(next.dirty).toBe(true);
+      expect(next.element.textContent!.length).toBeLessThan(400);
+    } finally {
+      clock.mockRestore();
+    }
   });
 });

@@ -14,6 +14,7 @@
  */
 import type { Token } from 'markdown-it';
 import { md, plainCodeBlock, renderBlocks, type MarkdownEnv } from './engine';
+import { renderPace } from './render-pace';
 
 interface Block {
   startLine: number;
@@ -25,13 +26,12 @@ interface Block {
 /** Blocks per chunk: enough that a long reply has few chunks to track, few enough to skip most. */
 const BLOCKS_PER_CHUNK = 24;
 /**
- * New text rendered per flush, at most (cut at a line end). A burst of text is rendered over a few
- * frames, as if it had arrived more slowly, so no frame is a long task. Any prefix of a reply
- * renders exactly as it would have while streaming, so this changes nothing but timing. The slice
- * adapts to what the text costs to render (code costs more than prose), aiming at a few
- * milliseconds of script per frame.
+ * Script time a flush spends when the caller gives no budget. A burst of text is rendered over a
+ * few flushes, as if it had arrived more slowly, so no frame is a long task; any prefix of a reply
+ * renders exactly as it would have while streaming, so slicing changes nothing but timing. How
+ * many characters fit is learned from the renders so far (code costs more than prose).
  */
-const SLICE = { initial: 4_000, min: 1_000, max: 16_000, targetMs: 10 };
+const SLICE_MS = 4;
 
 interface RenderedBlock {
   source: string;
@@ -92,7 +92,8 @@ export class StreamingMarkdown {
   #final = false;
   /** No more text will come: the next flushes finish the render. */
   #ended = false;
-  #sliceChars = SLICE.initial;
+  /** How much of the tail the DOM shows: a slice renders that much again plus new text. */
+  #shownChars = 0;
 
   constructor(className = 'markdown') {
     this.element = document.createElement('div');
@@ -134,13 +135,14 @@ export class StreamingMarkdown {
   }
 
   /**
-   * Renders one step: up to a slice of the new text, or, once the text has ended and what is left
-   * fits, the final render. `final` renders everything at once.
+   * Renders one step: as much new text as fits in `budgetMs`, or, once the text has ended and what
+   * is left fits, the final render. `final` renders everything at once.
    */
-  flush(final = false): void {
+  flush(final = false, budgetMs = SLICE_MS): void {
     try {
-      if (final || (this.#ended && this.#tailText.length <= this.#sliceChars)) this.#flush(true);
-      else this.#flush(false, this.#sliceChars);
+      const limit = Math.max(renderPace.chars(budgetMs), this.#shownChars + renderPace.chars(0));
+      if (final || (this.#ended && this.#tailText.length <= limit)) this.#flush(true);
+      else this.#flush(false, limit);
     } catch (error) {
       // Never lose the reply to a rendering fault: show it as plain text instead.
       console.error('Tabwright: markdown rendering failed; showing plain text', error);
@@ -161,6 +163,7 @@ export class StreamingMarkdown {
       this.#restart(this.text);
     }
     if (!final && !this.#dirty) return;
+    const started = performance.now();
     let source = this.#tailText;
     let partial = false;
     if (!final && source.length > limit) {
@@ -180,12 +183,9 @@ export class StreamingMarkdown {
     }
     const lines = lineStarts(source);
     const blocks = topLevelBlocks(tokens);
-    const started = performance.now();
     this.#render(tokens, blocks, lines, source, final);
-    if (partial) {
-      const perChar = Math.max(performance.now() - started, 0.1) / source.length;
-      this.#sliceChars = Math.round(Math.min(SLICE.max, Math.max(SLICE.min, SLICE.targetMs / perChar)));
-    }
+    renderPace.record(source.length, performance.now() - started);
+    this.#shownChars = source.length;
     this.#dirty = partial || (this.#ended && !final);
     this.#rendered = true;
     this.#final = final;
@@ -279,6 +279,7 @@ export class StreamingMarkdown {
     this.#settledText += finished;
     this.#tailText = this.#tailText.slice(advance);
     this.#settledBlocks += settled;
+    this.#shownChars -= advance;
     this.#tail = this.#tail.slice(settled);
   }
 
@@ -289,6 +290,7 @@ export class StreamingMarkdown {
     this.#settledText = '';
     this.#tailText = text;
     this.#settledBlocks = 0;
+    this.#shownChars = 0;
     this.#tail = [];
     this.#references = {};
     this.#rendered = false;

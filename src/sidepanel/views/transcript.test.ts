@@ -84,6 +84,28 @@ describe('TranscriptView slicing', () => {
     expect(order).toEqual(items.map((item) => item.id));
   });
 
+  it('builds the views of a long restored history over frames, newest first, with changes made meanwhile', () => {
+    const chat = new ChatModel(() => 1_000, 'test');
+    const view = new TranscriptView(chat, async () => undefined);
+    document.body.replaceChildren(view.element);
+    const queued: ChatItem = { kind: 'user', id: 'u0', at: 1_000, text: 'sent later', to: ['a1'] };
+    const items: ChatItem[] = [queued, ...Array.from({ length: 12 }, (_, n) => agentItem(n))];
+    chat.restore(items);
+    chat.setQueue('a1', ['u0']);
+    const built = () => [...view.element.querySelectorAll('[data-id]')].map((e) => e.getAttribute('data-id'));
+    // The task the history arrived in built the newest messages only.
+    expect(built().length).toBeGreaterThan(0);
+    expect(built().length).toBeLessThan(items.length);
+    expect(built().at(-1)).toBe('m11');
+    expect(busy(view)).toBeGreaterThan(0);
+    // The oldest message changes before its view exists; it is built as it is by then.
+    chat.setQueue('a1', []);
+    expect(frames(view)).toBeGreaterThan(3);
+    expect(built()).toEqual(items.map((item) => item.id));
+    expect(view.element.querySelector('[data-id="u0"]')!.classList.contains('queued')).toBe(false);
+    for (const n of [0, 6, 11]) expect(bodyOf(view, `m${n}`)).toBe(renderedOnce(reply(n)));
+  });
+
   it('renders a reply that arrives whole over several frames, ending as a one-shot render', () => {
     const chat = new ChatModel(() => 1_000, 'test');
     const view = new TranscriptView(chat, async () => undefined);

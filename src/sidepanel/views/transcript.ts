@@ -2,7 +2,8 @@
  * The transcript: messages in order, user on the right and agents on the left, updated from the
  * chat model. Streamed text is rendered at most once per frame, and each frame spends a bounded
  * time on it (newest message first, so a restored history shows its end, the part on screen,
- * before the replies above it); the view follows new content while the user is at the bottom. Copy buttons are handled here for every message and code block.
+ * before the replies above it); the view follows new content while the user is at the bottom.
+ * Copy buttons are handled here for every message and code block.
  */
 import type { ChatChange, ChatItem, ChatModel } from '../chat-model';
 import { messageText } from '../chat-types';
@@ -28,11 +29,22 @@ export class TranscriptView {
   readonly #live: HTMLElement;
   readonly #nodes = new Map<string, HTMLElement>();
   readonly #agents = new Map<string, AgentMessageView>();
-  readonly #dirty = new Set<StreamingMarkdown>();
+  /** Renderers with text to render, each with its place in the newest-first order. */
+  readonly #dirty = new Map<StreamingMarkdown, number>();
   readonly #rendering = new Set<AgentMessageView>();
   readonly #frame: FrameScheduler;
   readonly #stick: StickToBottom;
   readonly #context: MessageContext;
+  /**
+   * Restored items whose views are not built yet, oldest first. Building hundreds of messages at
+   * once is a long task of its own, so they are built from the newest end, a frame's budget at a
+   * time, each inserted above the ones built before it.
+   */
+  #unbuilt: ChatItem[] = [];
+  /** Renderers marked dirty get rising numbers; those of older messages built later, falling ones. */
+  #newest = 0;
+  #oldest = 0;
+  #order: number | undefined;
 
   constructor(
     private readonly model: ChatModel,
@@ -76,7 +88,7 @@ export class TranscriptView {
       },
       openUrl,
       dirty: (renderer, message) => {
-        this.#dirty.add(renderer);
+        if (!this.#dirty.has(renderer)) this.#dirty.set(renderer, this.#order ?? ++this.#newest);
         this.#rendering.add(message);
         this.#frame.request();
       },
@@ -109,14 +121,17 @@ export class TranscriptView {
 
   #renderFrame(): void {
     const started = performance.now();
-    // Newest first; at least one slice per frame, then more only while the budget lasts.
-    for (const renderer of [...this.#dirty].reverse()) {
-      if (performance.now() - started >= FRAME_BUDGET_MS) break;
-      renderer.flush();
+    this.#buildOlder(started);
+    // Newest first; each slice gets what is left of the frame's budget, and at least one runs.
+    const order = [...this.#dirty].sort((a, b) => b[1] - a[1]).map(([renderer]) => renderer);
+    for (const [index, renderer] of order.entries()) {
+      const left = FRAME_BUDGET_MS - (performance.now() - started);
+      if (left <= 0 && index > 0) break;
+      renderer.flush(false, Math.max(left, 0));
       if (!renderer.dirty) this.#dirty.delete(renderer);
     }
     for (const message of this.#rendering) message.refreshBusy();
-    if (this.#dirty.size === 0) this.#rendering.clear();
+    if (this.#dirty.size === 0 && this.#unbuilt.length === 0) this.#rendering.clear();
     // A burst of text renders a slice per frame until it is all shown.
     else this.#frame.request();
   }
@@ -127,9 +142,46 @@ export class TranscriptView {
     this.#dirty.clear();
     this.#rendering.clear();
     this.#stick.replace(this.#empty);
-    for (const item of this.model.items) this.#append(item);
+    this.#unbuilt = [...this.model.items];
     this.#empty.hidden = this.model.items.length > 0;
+    this.#buildOlder(performance.now());
     this.#stick.pin();
+  }
+
+  /**
+   * Builds views of restored items, newest first, until half the frame's budget is spent (at
+   * least one): the rest of the budget renders their text.
+   */
+  #buildOlder(started: number): void {
+    if (this.#unbuilt.length === 0) {
+      this.#log.removeAttribute('aria-busy');
+      return;
+    }
+    do {
+      const item = this.#unbuilt.pop()!;
+      this.#order = --this.#oldest;
+      try {
+        const { element, agent } = messageElement(item, this.#context);
+        this.#log.insertBefore(element, this.#empty.nextSibling);
+        this.#nodes.set(item.id, element);
+        if (agent) this.#agents.set(item.id, agent);
+      } finally {
+        this.#order = undefined;
+      }
+    } while (this.#unbuilt.length > 0 && performance.now() - started < FRAME_BUDGET_MS / 2);
+    // The conversation reads as busy until every message is in it, as each reply does until rendered.
+    this.#log.setAttribute('aria-busy', String(this.#unbuilt.length > 0));
+    if (this.#unbuilt.length > 0) this.#frame.request();
+  }
+
+  /** A change to an item whose view is not built yet: the view is built later from the item as it is then. */
+  #applyUnbuilt(change: ChatChange): boolean {
+    if (this.#unbuilt.length === 0 || !('item' in change)) return false;
+    const index = this.#unbuilt.findIndex((item) => item.id === change.item.id);
+    if (index === -1) return false;
+    if (change.type === 'removed') this.#unbuilt.splice(index, 1);
+    else this.#unbuilt[index] = change.item;
+    return true;
   }
 
   #append(item: ChatItem): void {
@@ -141,6 +193,7 @@ export class TranscriptView {
   }
 
   #apply(change: ChatChange): void {
+    if (change.type !== 'added' && this.#applyUnbuilt(change)) return;
     switch (change.type) {
       case 'reset':
         this.#reset();
