@@ -15,7 +15,7 @@ describe('get_text, read_dom, tabs and wait_for', () => {
   it('get_text reads visible text, shadow content included, capped with a visible cut', async () => {
     const page = await p.open('/perception/basics.html');
     const text = textOf(await p.call('get_text'));
-    expect(text).toMatch(/^<untrusted-page-content origin="http:\/\/127\.0\.0\.1:\d+">/);
+    expect(text).toMatch(/^<untrusted origin="http:\/\/127\.0\.0\.1:\d+">/);
     expect(text).toContain('This cannot be undone.');
     expect(text).toContain('Globex');
     expect(text).not.toContain('Hidden by display');
