@@ -1,12 +1,13 @@
 /**
  * markdown-it configured for agent replies: no raw HTML, bare URLs linked, single newlines kept
- * as line breaks (the way chat text is written), code highlighted. Its output always passes
- * through DOMPurify and then gains the panel's own chrome (copy buttons, scrollable tables).
+ * as line breaks (the way chat text is written). Its output always passes through DOMPurify and
+ * then gains the panel's own chrome (copy buttons, scrollable tables); code is highlighted later,
+ * once it comes near the view (lazy-highlight.ts).
  */
 import MarkdownIt from 'markdown-it';
 import type { Env, Token } from 'markdown-it';
 import { t } from '../i18n';
-import { highlightCode } from './highlight';
+import { lazyHighlighter } from './lazy-highlight';
 import { sanitizeToFragment } from './sanitize';
 
 /** What markdown-it collects while parsing (link reference definitions). */
@@ -17,7 +18,6 @@ export const md = new MarkdownIt({
   linkify: true,
   breaks: true,
   typographer: false,
-  highlight: (code, info) => highlightCode(code, info) ?? '',
 });
 
 // Table alignment arrives as a style attribute; a class keeps style attributes out of the DOM.
@@ -103,10 +103,13 @@ function decorate(fragment: DocumentFragment): void {
     if (node.nodeType === Node.TEXT_NODE && !node.textContent?.trim()) node.remove();
   }
   for (const pre of fragment.querySelectorAll('pre')) {
-    const language = /(?:^|\s)language-(\S+)/.exec(pre.querySelector('code')?.className ?? '')?.[1] ?? '';
+    const code = pre.querySelector('code');
+    const language = /(?:^|\s)language-(\S+)/.exec(code?.className ?? '')?.[1] ?? '';
     const placeholder = document.createComment('');
     pre.replaceWith(placeholder);
-    placeholder.replaceWith(codeBlock(language, pre));
+    const block = codeBlock(language, pre);
+    placeholder.replaceWith(block);
+    if (code) lazyHighlighter().watch(block, code);
   }
   for (const table of fragment.querySelectorAll('table')) {
     const wrap = document.createElement('div');

@@ -6,7 +6,7 @@
  * a link reference defined after its use, is repaired by one full render when the reply ends).
  * Final blocks are rendered once and left alone; each flush parses only the text after them and
  * re-renders only the blocks whose source changed, usually just the last one. A code fence that is
- * still open grows by appending text, and is highlighted once it closes.
+ * still open grows by appending text; once closed, it is highlighted when near the view.
  *
  * Blocks are kept in chunks of a fixed count, which the stylesheet lets the browser skip while off
  * screen (`content-visibility`), so each frame lays out and paints what is visible, not the whole

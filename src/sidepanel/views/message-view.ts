@@ -83,6 +83,7 @@ export class AgentMessageView {
   readonly #body: HTMLElement;
   readonly #state: HTMLElement;
   readonly #footer: HTMLElement;
+  readonly #copy: HTMLButtonElement;
   readonly #segments = new Map<string, SegmentView>();
   #item: AgentItem;
   /** While the view is first built (a restored or finished message), its text waits for the frames. */
@@ -94,8 +95,11 @@ export class AgentMessageView {
   ) {
     this.#item = item;
     this.#body = h('div', { className: 'body' });
+    // The state and the footer are in the message only while they have something to say: a long
+    // conversation is mostly finished replies, and empty elements there add up.
     this.#state = h('span', { className: 'reply-state' });
     this.#footer = h('div', { className: 'reply-footer' });
+    this.#copy = copyButton(t('copyMessage'));
     this.element = h(
       'article',
       {
@@ -104,16 +108,8 @@ export class AgentMessageView {
         'data-agent': item.agentId,
         'aria-label': t('messageFrom', item.agentName),
       },
-      h(
-        'header',
-        {},
-        h('span', { className: 'who' }, item.agentName),
-        timeOf(item.at),
-        this.#state,
-        copyButton(t('copyMessage')),
-      ),
+      h('header', {}, h('span', { className: 'who' }, item.agentName), timeOf(item.at), this.#copy),
       this.#body,
-      this.#footer,
     );
     for (const segment of item.segments) this.segment(segment, true);
     this.update(item);
@@ -169,7 +165,11 @@ export class AgentMessageView {
     this.#item = item;
     this.element.classList.toggle('done', item.done);
     this.element.classList.toggle('streaming', !item.done);
-    this.#state.textContent = item.done ? '' : t('replying');
+    if (item.done) this.#state.remove();
+    else {
+      this.#state.textContent = t('replying');
+      if (!this.#state.parentNode) this.#copy.before(this.#state);
+    }
     if (item.done) this.#finishStreams();
     const reason = item.stopReason ? STOP_REASONS[item.stopReason]?.() : undefined;
     this.#footer.replaceChildren(
@@ -180,6 +180,8 @@ export class AgentMessageView {
     if (item.done && item.segments.length === 0 && !item.error && !reason) {
       this.#footer.append(h('p', { className: 'muted' }, t('emptyReply')));
     }
+    if (!this.#footer.hasChildNodes()) this.#footer.remove();
+    else if (!this.#footer.parentNode) this.element.append(this.#footer);
     this.refreshBusy();
   }
 

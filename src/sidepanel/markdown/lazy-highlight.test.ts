@@ -1,0 +1,182 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ChatModel } from '../chat-model';
+import { TranscriptView } from '../views/transcript';
+import { renderMarkdown } from './engine';
+import * as highlight from './highlight';
+
+vi.mock('./highlight', async (original) => {
+  const real = await original<typeof import('./highlight')>();
+  return { ...real, highlightCode: vi.fn(real.highlightCode) };
+});
+
+/** An IntersectionObserver the test moves: it reports what the test says is near or far. */
+class DrivenObserver {
+  static all: DrivenObserver[] = [];
+  readonly targets = new Set<Element>();
+  constructor(
+    readonly callback: IntersectionObserverCallback,
+    readonly options: IntersectionObserverInit,
+  ) {
+    DrivenObserver.all.push(this);
+  }
+  observe(target: Element) {
+    this.targets.add(target);
+  }
+  unobserve(target: Element) {
+    this.targets.delete(target);
+  }
+  disconnect() {
+    this.targets.clear();
+  }
+  report(target: Element, isIntersecting: boolean) {
+    if (!this.targets.has(target)) throw new Error('target not observed');
+    const entry = { target, isIntersecting } as unknown as IntersectionObserverEntry;
+    this.callback([entry], this as unknown as IntersectionObserver);
+  }
+}
+vi.stubGlobal('IntersectionObserver', DrivenObserver);
+Element.prototype.scrollIntoView = () => undefined;
+
+/** The highlighter's two observers: the one that highlights, and the one that lets go again. */
+function observers(): { near: DrivenObserver; far: DrivenObserver } {
+  const [near, far] = DrivenObserver.all.filter((observer) => observer.options.scrollMargin);
+  if (!near || !far) throw new Error('the highlighter made no observers');
+  return { near, far };
+}
+
+const SOURCE = 'def f(x):\n    return x < 1 and "<b>"\n';
+const FENCE = '```python\n' + SOURCE + '```';
+
+function block(markdown = FENCE): HTMLElement {
+  const root = document.createElement('div');
+  root.append(renderMarkdown(markdown));
+  document.body.replaceChildren(root);
+  return root.querySelector<HTMLElement>('.code-block')!;
+}
+
+const code = (element: HTMLElement) => element.querySelector('pre code')!;
+
+afterEach(() => {
+  document.body.replaceChildren();
+  document.getSelection()?.removeAllRanges();
+  vi.mocked(highlight.highlightCode).mockClear();
+});
+
+describe('lazy code highlighting', () => {
+  it('leaves off-screen code as one text node, highlighting it once it comes near the view', () => {
+    const element = block();
+    expect(code(element).childNodes).toHaveLength(1);
+    expect(code(element).firstChild!.nodeType).toBe(Node.TEXT_NODE);
+    expect(element.querySelector('.hljs-keyword')).toBeNull();
+    expect(highlight.highlightCode).not.toHaveBeenCalled();
+
+    const { near, far } = observers();
+    near.report(element, false);
+    far.report(element, true);
+    expect(element.querySelector('.hljs-keyword')).toBeNull();
+
+    near.report(element, true);
+    expect(code(element).querySelector('.hljs-keyword')!.textContent).toBe('def');
+    expect(code(element).textContent).toBe(SOURCE);
+    // Coming near again does not highlight twice.
+    near.report(element, true);
+    expect(highlight.highlightCode).toHaveBeenCalledTimes(1);
+  });
+
+  it('returns code far from the view to plain text, unless a selection reaches into it', () => {
+    const element = block();
+    const { near, far } = observers();
+    near.report(element, true);
+    const range = document.createRange();
+    range.selectNodeContents(code(element).querySelector('.hljs-keyword')!);
+    document.getSelection()!.addRange(range);
+    far.report(element, false);
+    expect(element.querySelector('.hljs-keyword')).not.toBeNull();
+
+    document.getSelection()!.removeAllRanges();
+    far.report(element, false);
+    expect(element.querySelector('.hljs-keyword')).toBeNull();
+    expect(code(element).childNodes).toHaveLength(1);
+    expect(code(element).textContent).toBe(SOURCE);
+    near.report(element, true);
+    expect(element.querySelector('.hljs-keyword')).not.toBeNull();
+  });
+
+  it('sanitizes highlighted output like the rest of the reply', () => {
+    vi.mocked(highlight.highlightCode).mockReturnValueOnce(
+      '<span class="hljs-keyword evil" onclick="window.__xss=1" style="color:red">def</span>' +
+        '<img src=x onerror="window.__xss=1"><script>window.__xss=1</script> ' +
+        '<a href="javascript:window.__xss=1">f</a>(x):\n    return x &lt; 1 and &quot;&lt;b&gt;&quot;\n',
+    );
+    const element = block();
+    observers().near.report(element, true);
+    const keyword = code(element).querySelector('span')!;
+    expect(keyword.className).toBe('hljs-keyword');
+    expect(keyword.getAttribute('onclick')).toBeNull();
+    expect(keyword.getAttribute('style')).toBeNull();
+    expect(element.querySelector('img, script, a[href], [onerror]')).toBeNull();
+    expect(code(element).textContent).toBe(SOURCE);
+  });
+
+  it('keeps code plain when the highlighted text would not read as the code', () => {
+    vi.mocked(highlight.highlightCode).mockReturnValueOnce('<span class="hljs-keyword">something else</span>');
+    const element = block();
+    observers().near.report(element, true);
+    expect(code(element).childNodes).toHaveLength(1);
+    expect(code(element).textContent).toBe(SOURCE);
+  });
+
+  it('does not watch code in a language it cannot highlight', () => {
+    const element = block('```nosuchlang\n<b>bold?</b>\n```');
+    const { near } = observers();
+    expect(near.targets.has(element)).toBe(false);
+    expect(code(element).textContent).toBe('<b>bold?</b>\n');
+  });
+
+  it('stops watching blocks that left the document', () => {
+    const { near, far } = observers();
+    const kept = block();
+    const removed = Array.from({ length: 300 }, () => {
+      const root = document.createElement('div');
+      root.append(renderMarkdown(FENCE));
+      return root.querySelector<HTMLElement>('.code-block')!;
+    });
+    expect(near.targets.size).toBeGreaterThan(300);
+    near.report(kept, true);
+    expect(removed.some((element) => near.targets.has(element) || far.targets.has(element))).toBe(false);
+    expect(near.targets.has(kept) && far.targets.has(kept)).toBe(true);
+  });
+});
+
+describe('copying a lazily highlighted block', () => {
+  let written: string[];
+  beforeEach(() => {
+    written = [];
+    Object.defineProperty(navigator, 'clipboard', {
+      configurable: true,
+      value: { writeText: async (text: string) => void written.push(text) },
+    });
+  });
+
+  it('copies the raw code before and after it is highlighted', async () => {
+    const chat = new ChatModel(() => 1_000, 'test');
+    const view = new TranscriptView(chat, async () => undefined);
+    document.body.replaceChildren(view.element);
+    chat.startTurn('a1', 'Demo');
+    chat.applyUpdate('a1', 'Demo', {
+      sessionUpdate: 'agent_message_chunk',
+      content: { type: 'text', text: `Here:\n\n${FENCE}\n` },
+    });
+    chat.endTurn('a1', { stopReason: 'end_turn' });
+    view.flush();
+    const element = view.element.querySelector<HTMLElement>('.code-block')!;
+    const copy = element.querySelector<HTMLButtonElement>('button.copy-code')!;
+    copy.click();
+    await vi.waitFor(() => expect(written).toEqual([SOURCE]));
+    observers().near.report(element, true);
+    expect(element.querySelector('.hljs-keyword')).not.toBeNull();
+    copy.click();
+    await vi.waitFor(() => expect(written).toEqual([SOURCE, SOURCE]));
+  });
+});
