@@ -49,6 +49,17 @@ describe('Outbox', () => {
     expect(box.inflight).toBeUndefined();
   });
 
+  it('owes a replacement connection the unanswered batch in flight and what is pending, in order', () => {
+    const box = outbox();
+    box.enqueue('a', 1);
+    box.take();
+    box.enqueue('b', 2);
+    expect(box.owed().map((m) => m.text)).toEqual(['a', 'b']);
+    box.noteAnswered();
+    // The agent has started answering "a": sending it again would say it twice.
+    expect(box.owed().map((m) => m.text)).toEqual(['b']);
+  });
+
   it('restores from a snapshot', () => {
     const box = outbox();
     box.enqueue('a', 1);

@@ -3,6 +3,9 @@
  * or busy wait here and leave together, in order, as one batched turn with one client message id.
  * If the socket dies mid-turn, the batch is re-sent with the same id when the broker drops
  * repeats; otherwise only when the agent had not answered it at all, so nothing is said twice.
+ *
+ * This is the only record of which message an agent has still to take: the transcript's "queued"
+ * badge, the roster's count and the stored history all read `pending` (through `queueChanged`).
  */
 
 export interface QueuedMessage {
@@ -84,6 +87,15 @@ export class Outbox {
     if (brokerDropsRepeats || !batch.answered) return 'resend';
     this.#inflight = undefined;
     return 'lost-after-reply';
+  }
+
+  /**
+   * What a replacement connection has to send again: the batch in flight if the agent never
+   * answered it, then everything pending, in order.
+   */
+  owed(): QueuedMessage[] {
+    const unanswered = this.#inflight && !this.#inflight.answered ? this.#inflight.messages : [];
+    return [...unanswered, ...this.#pending];
   }
 
   /** Removes a message that has not left yet (the user took it back). */

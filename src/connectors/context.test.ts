@@ -155,6 +155,43 @@ describe('the connector context', () => {
       expect(await ctx.extractFields({ t: 'td.t' })).toEqual({ t: 'Salary 9000' });
     });
 
+    it('withholds a wait that ended on a route the page moved to meanwhile', async () => {
+      const { ctx, port } = contextFor({ pages: { '/base/': '<p>home</p>', '/base/app': '<p>Loading</p>' } });
+      await ctx.navigate('app');
+      const waiting = ctx.waitFor('tr.row', { timeoutMs: 2_000 });
+      setTimeout(() => {
+        port.pushState('/base/private/pay');
+        port.document.body.innerHTML = secretPage;
+      }, 30);
+      const error = await waiting.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConnectorError);
+      expect((error as Error).message).toMatch(BLOCKED);
+      expect((error as Error).message).toContain('moved to http://app.test/base/private/pay');
+    });
+
+    it('reads nothing from a tab sent to another origin in the middle of a call', async () => {
+      const { ctx, port } = contextFor({
+        pages: { '/base/': '<p>home</p>', '/base/app': '<p>Loading</p>', '/pay': secretPage },
+      });
+      await ctx.navigate('app');
+      const waiting = ctx.waitFor('tr.row', { timeoutMs: 300 });
+      // The page sends its own tab elsewhere while the connector waits.
+      setTimeout(() => void port.navigate(1, 'http://other.test/pay'), 30);
+      const gone = await waiting.catch((e: unknown) => e);
+      expect(gone).toBeInstanceOf(ConnectorError);
+      expect((gone as Error).message).not.toContain('Salary');
+      const sent = port.commands.length;
+      const refusal = /Demo App is on http:\/\/other\.test\/pay, which Tabwright may not read\. Refused/;
+      await expect(ctx.extractRows('tr.row', { t: 'td.t' })).rejects.toThrow(refusal);
+      await expect(ctx.extractFields({ t: 'td.t' })).rejects.toThrow(refusal);
+      await expect(ctx.url()).rejects.toThrow(refusal);
+      const mark = () => document.documentElement.setAttribute('data-ran', '');
+      await expect(ctx.evaluate(mark)).rejects.toThrow(refusal);
+      // Refused before anything was sent to that document, or run in it.
+      expect(port.commands.length).toBe(sent);
+      expect(port.document.documentElement.hasAttribute('data-ran')).toBe(false);
+    });
+
     it('refuses to fetch a blocked path, and a fetch that was redirected to one', async () => {
       const { ctx, port } = contextFor({
         pages: { '/base/': '<p>home</p>' },

@@ -1,20 +1,17 @@
 /**
  * The `ctx` a connector tool gets, built over a narrow port to the connector's own tab. Everything
  * here is pure: the port (implemented over `chrome.tabs` and `chrome.scripting` in
- * src/platform/connector-tabs.ts) opens, navigates and runs functions; this decides what to run,
- * keeps every request on the connector's site, and turns sign-in pages into AuthExpiredError.
- * Every URL the connector goes to, fetches or lands on (after redirects, after the page changed
- * its own route) is put to the gates' own decision before anything read from it is returned.
+ * src/platform/connector-tabs.ts) opens and navigates the tab and carries page-agent commands;
+ * this decides what to ask, keeps every request on the connector's site, and turns sign-in pages
+ * into AuthExpiredError. Reads, waits and fetches are page-agent commands sent through the page
+ * guard browser tools use, so every document they reach, and the address each reply was made
+ * at (after redirects, after the page changed its own route), meets the gates' own decision
+ * before anything read there is returned.
  */
-import { SECRET_FIELDS, normaliseFieldMap, type ExtractedRecord, type FieldMap } from './fields';
-import {
-  extractInPage,
-  fetchInPage,
-  pageStateInPage,
-  waitInPage,
-  type InPageResult,
-  type PageFetchResponse,
-} from './in-page';
+import { PageCommandError, type PageTransport } from '../mcp-server/browser-port';
+import { PageGuard, PageRefusal } from '../mcp-server/page-guard';
+import type { PageCommand } from '../page/protocol';
+import { normaliseFieldMap, type ExtractedRecord, type FieldMap } from './fields';
 import { AuthExpiredError, ConnectorError, type ConnectorContext, type SignedOutSigns } from './sdk';
 import { resolveOnSite } from './sites';
 
@@ -24,8 +21,10 @@ export interface ConnectorTabPort {
   acquire(connectorId: string, url: string, signal: AbortSignal): Promise<number>;
   /** Loads `url` and resolves once it finished loading (bounded); returns the final URL. */
   navigate(tabId: number, url: string, signal: AbortSignal): Promise<string>;
-  /** Runs a self-contained function in the tab's top frame and returns its (awaited) result. */
-  run<Args extends unknown[], R>(
+  /** The page agent of the tab's documents, the one browser tools use; reached only through a PageGuard. */
+  readonly page: PageTransport;
+  /** Runs a connector's own self-contained function (`ctx.evaluate`) in the tab's top frame. */
+  evaluate<Args extends unknown[], R>(
     tabId: number,
     fn: (...args: Args) => R,
     args: Args,
@@ -58,12 +57,6 @@ export function signInUrl(site: string, auth: SignedOutSigns | undefined): strin
   return resolveOnSite(site, auth?.signInPath ?? auth?.loginPath ?? '').href;
 }
 
-function unwrap<T>(result: InPageResult<T> | undefined, what: string): { value: T; url: string | undefined } {
-  if (!result) throw new ConnectorError(`The page gave no answer to ${what} (it may have navigated).`);
-  if (!result.ok) throw new ConnectorError(result.error);
-  return { value: result.value, url: result.url };
-}
-
 export function createConnectorContext(config: ContextOptions): ConnectorContext {
   const siteOrigin = new URL(config.site).origin;
   const waitMs = config.timeoutMs ?? DEFAULT_WAIT_MS;
@@ -76,10 +69,10 @@ export function createConnectorContext(config: ContextOptions): ConnectorContext
   const authError = () =>
     new AuthExpiredError(signedOutMessage(config.connectorName, signInUrl(config.site, config.auth)));
 
-  /** Refuses a URL the gates do not allow, naming it, before anything from it goes further. */
-  const allowed = async (url: string, verb: string) => {
-    const refusal = await config.urlRefusal(url);
-    if (!refusal) return;
+  // The decision browser tools meet, asked once per URL for this call; every page command goes through it.
+  const guard = new PageGuard(config.port.page, config.urlRefusal);
+
+  const refused = (url: string, verb: string, refusal: string) => {
     let where = url;
     try {
       const parsed = new URL(url);
@@ -87,32 +80,56 @@ export function createConnectorContext(config: ContextOptions): ConnectorContext
     } catch {
       // Not a URL: the refusal says so.
     }
-    throw new ConnectorError(`${config.connectorName} ${verb} ${where}, which Tabwright may not read. ${refusal}`);
+    return new ConnectorError(`${config.connectorName} ${verb} ${where}, which Tabwright may not read. ${refusal}`);
+  };
+
+  /** Refuses a URL the gates do not allow, naming it, before the tab goes there. */
+  const allowed = async (url: string, verb: string) => {
+    const refusal = await guard.verdict(url);
+    if (refusal) throw refused(url, verb, refusal);
+  };
+
+  /**
+   * One page-agent command in the tab's top frame, through the page guard: nothing is sent to a
+   * document the gates refuse, and a reply made at a refused address is withheld. `verb` says
+   * how the connector met such a document.
+   */
+  const inPage = async <C extends PageCommand>(command: C, verb: string) => {
+    const id = await tabId();
+    try {
+      return await guard.answer(id, command, { frameId: 0, signal: config.signal });
+    } catch (error) {
+      if (error instanceof PageRefusal) throw refused(error.url, verb, error.refusal);
+      if (error instanceof PageCommandError && !config.signal.aborted) throw new ConnectorError(error.message);
+      throw error;
+    }
   };
 
   /** Throws AuthExpiredError when the tab shows the site's sign-in page (or left the site for one). */
   const checkSignedIn = async (id: number) => {
-    const state = await config.port.run(id, pageStateInPage, [config.auth?.loginSelector ?? null], config.signal);
+    // The address alone (no read of the page) decides a sign-in redirect, even to a site not allowed.
+    const frames = await guard.frames(id).catch((error: unknown) => {
+      throw error instanceof PageCommandError ? new ConnectorError(error.message) : error;
+    });
+    const top = frames.find((frame) => frame.frameId === 0);
     let url: URL;
     try {
-      url = new URL(state.url);
+      url = new URL(top?.url ?? '');
     } catch {
       throw new ConnectorError(`The ${config.connectorName} tab shows no web page.`);
     }
     const loginPath = config.auth?.loginPath ? resolveOnSite(config.site, config.auth.loginPath).pathname : undefined;
-    if (state.signedOut || (loginPath && url.origin === siteOrigin && url.pathname.startsWith(loginPath))) {
-      throw authError();
-    }
+    if (loginPath && url.origin === siteOrigin && url.pathname.startsWith(loginPath)) throw authError();
     // A redirect to another origin (single sign-on) means the session is gone too.
     if (url.origin !== siteOrigin) throw authError();
-    await allowed(url.href, 'landed on');
+    const selector = config.auth?.loginSelector;
+    const state = await inPage({ op: 'pageState', ...(selector ? { signedOutSelector: selector } : {}) }, 'landed on');
+    if (state.value.signedOut) throw authError();
   };
 
-  /** Extracted values leave only when the document they were read from is allowed. */
-  const read = async <T>(result: { value: T; url: string | undefined }): Promise<T> => {
-    if (result.url === undefined) throw new ConnectorError('The page did not say where it was; nothing was read.');
-    await allowed(result.url, 'is on');
-    return result.value;
+  const extract = async (fields: FieldMap, options: { rows?: string; limit?: number; within?: string }) => {
+    const { value } = await inPage({ op: 'extract', ...options, fields: normaliseFieldMap(fields) }, 'is on');
+    return value as ExtractedRecord[];
   };
 
   const ctx: ConnectorContext = {
@@ -133,60 +150,40 @@ export function createConnectorContext(config: ContextOptions): ConnectorContext
       if (options.waitFor) await ctx.waitFor(options.waitFor, { timeoutMs: options.timeoutMs ?? waitMs });
     },
     async waitFor(selector, options = {}) {
-      const id = await tabId();
-      const found = unwrap(
-        await config.port.run(
-          id,
-          waitInPage,
-          [selector, options.timeoutMs ?? waitMs, options.gone ?? false],
-          config.signal,
-        ),
-        `wait for ${selector}`,
+      const timeoutMs = options.timeoutMs ?? waitMs;
+      // The page may change its route (history.pushState) while it is watched: the reply is judged where it ends.
+      const { value } = await inPage(
+        {
+          op: 'waitFor',
+          waitId: crypto.randomUUID(),
+          selector,
+          gone: options.gone ?? false,
+          visible: false,
+          timeoutMs: Math.max(1, Math.round(timeoutMs)),
+        },
+        'moved to',
       );
-      // The page may have changed its route (history.pushState) while it was watched.
-      if (found.url !== undefined) await allowed(found.url, 'moved to');
-      if (found.value) return;
-      await checkSignedIn(id);
+      if (value.met) return;
+      await checkSignedIn(await tabId());
       throw new ConnectorError(
-        `${options.gone ? 'Still showing' : 'Did not find'} ${selector} on ${config.connectorName} after ${Math.round((options.timeoutMs ?? waitMs) / 1000)} s; the page may have changed.`,
+        `${options.gone ? 'Still showing' : 'Did not find'} ${selector} on ${config.connectorName} after ${Math.round(timeoutMs / 1000)} s; the page may have changed.`,
       );
     },
-    async extractRows(rowSelector, fields, options = {}) {
-      const id = await tabId();
-      return read(
-        unwrap(
-          await config.port.run(
-            id,
-            extractInPage,
-            [{ rows: rowSelector, fields: normaliseFieldMap(fields), ...options, secret: SECRET_FIELDS }],
-            config.signal,
-          ),
-          'extract rows',
-        ),
-      );
+    extractRows(rowSelector, fields, options = {}) {
+      return extract(fields, { rows: rowSelector, ...options });
     },
     async extractFields(fields: FieldMap): Promise<ExtractedRecord> {
-      const id = await tabId();
-      const [record] = await read(
-        unwrap(
-          await config.port.run(
-            id,
-            extractInPage,
-            [{ fields: normaliseFieldMap(fields), secret: SECRET_FIELDS }],
-            config.signal,
-          ),
-          'extract fields',
-        ),
-      );
+      const [record] = await extract(fields, {});
       return record ?? {};
     },
     async evaluate<Args extends unknown[], R>(fn: (...args: Args) => R, ...args: Args): Promise<Awaited<R>> {
-      const id = await tabId();
-      const result = await config.port.run(id, fn, args, config.signal);
+      // The function runs only in a document the gates allow, and its answer leaves only if the tab is still on one.
+      await ctx.url();
+      const result = await config.port.evaluate(await tabId(), fn, args, config.signal);
       await ctx.url();
       return result;
     },
-    async fetch(path, options = {}): Promise<PageFetchResponse> {
+    async fetch(path, options = {}) {
       let url: URL;
       try {
         url = resolveOnSite(config.site, path);
@@ -194,25 +191,18 @@ export function createConnectorContext(config: ContextOptions): ConnectorContext
         throw new ConnectorError(`Connectors only fetch from their site: ${(error as Error).message}`);
       }
       await allowed(url.href, 'was asked to fetch');
-      const id = await tabId();
       config.log(`${options.method ?? 'GET'} ${url.pathname}${url.search}`);
-      const { value: response } = unwrap(
-        await config.port.run(
-          id,
-          fetchInPage,
-          [
-            {
-              url: url.href,
-              method: options.method ?? 'GET',
-              ...(options.form ? { form: options.form } : {}),
-              ...(options.headers ? { headers: options.headers } : {}),
-              ...(options.body !== undefined ? { body: options.body } : {}),
-              maxChars: options.maxChars ?? FETCH_MAX_CHARS,
-            },
-          ],
-          config.signal,
-        ),
-        `fetch ${url.pathname}`,
+      const { value: response } = await inPage(
+        {
+          op: 'fetch',
+          url: url.href,
+          method: options.method ?? 'GET',
+          ...(options.form ? { form: options.form } : {}),
+          ...(options.headers ? { headers: options.headers } : {}),
+          ...(options.body !== undefined ? { body: options.body } : {}),
+          maxChars: options.maxChars ?? FETCH_MAX_CHARS,
+        },
+        'is on',
       );
       const landed = new URL(response.url || url.href);
       const loginPath = config.auth?.loginPath ? resolveOnSite(config.site, config.auth.loginPath).pathname : undefined;
@@ -227,9 +217,7 @@ export function createConnectorContext(config: ContextOptions): ConnectorContext
       return response;
     },
     async url() {
-      const id = await tabId();
-      const { url } = await config.port.run(id, pageStateInPage, [null], config.signal);
-      await allowed(url, 'is on');
+      const { url } = await inPage({ op: 'pageState' }, 'is on');
       return url;
     },
     log: config.log,

@@ -1,14 +1,21 @@
 /**
- * A connector tab for unit tests: pages are HTML strings by URL, loaded into a jsdom document, and
- * functions "run in the page" against that document, exactly as the real port runs them in Chrome.
+ * A connector tab for unit tests: pages are HTML strings by URL, loaded into a jsdom document with
+ * the real page agent in it. Commands reach that agent as JSON and its envelope is read by the
+ * panel's own reader, and functions given to `evaluate` run against the same document, as the
+ * real port runs them in Chrome.
  */
 import { JSDOM } from 'jsdom';
+import { PageCommandError, type FrameInfo, type PageAnswer, type PageTransport } from '../mcp-server/browser-port';
+import { PageAgent } from '../page/agent';
+import { FRAME_GONE_TEXT, PageErrorCode } from '../page/error-codes';
+import type { PageCommand } from '../page/protocol';
+import { readEnvelope } from '../platform/chrome-page';
 import type { ConnectorTabPort } from './context';
 
 export interface FakeSite {
   /** HTML by path+search; a string value that starts with `redirect:` sends the tab elsewhere. */
   pages: Record<string, string>;
-  /** Answers for fetchInPage by path. */
+  /** Answers for the page's fetch by path. */
   fetches?: Record<string, { status: number; url?: string; text?: string }>;
 }
 
@@ -26,13 +33,42 @@ const PAGE_GLOBALS = [
   'HTMLTextAreaElement',
 ];
 
+/** JSON in, JSON out: only what survives structured cloning crosses into and out of a page. */
+const json = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
+
 export class FakeTabPort implements ConnectorTabPort {
   readonly opened: string[] = [];
   readonly visited: string[] = [];
   readonly fetched: Array<{ url: string; method: string; form?: Record<string, string> }> = [];
+  /** Page-agent commands received, by op. */
+  readonly commands: string[] = [];
   #dom: JSDOM | undefined;
+  #agent: PageAgent | undefined;
+  #documents = 0;
+  #documentId = '';
 
   constructor(private readonly site: FakeSite) {}
+
+  readonly page: PageTransport = {
+    send: async <C extends PageCommand>(
+      _tabId: number,
+      command: C,
+      options: { documentId?: string },
+    ): Promise<PageAnswer<C>> => {
+      if (options.documentId !== undefined && options.documentId !== this.#documentId) {
+        throw new PageCommandError(FRAME_GONE_TEXT, PageErrorCode.FrameGone);
+      }
+      this.commands.push(command.op);
+      const sentTo = this.#documentId;
+      const agent = this.#agent!;
+      const result = await this.#inPage(() => agent.handle(json(command)));
+      // A document that went away while it worked cannot answer, as in Chrome.
+      if (this.#documentId !== sentTo) throw new PageCommandError(FRAME_GONE_TEXT, PageErrorCode.FrameGone);
+      return readEnvelope(command, json(result));
+    },
+    frames: async (): Promise<FrameInfo[]> =>
+      this.#dom ? [{ frameId: 0, parentFrameId: -1, url: this.url, documentId: this.#documentId }] : [],
+  };
 
   async acquire(connectorId: string, url: string): Promise<number> {
     if (!this.#dom) {
@@ -50,11 +86,37 @@ export class FakeTabPort implements ConnectorTabPort {
       html = this.site.pages[target.pathname + target.search];
     }
     this.visited.push(target.href);
-    this.#dom = new JSDOM(html ?? '<h1>404</h1>', { url: target.href });
+    const dom = new JSDOM(html ?? '<h1>404</h1>', { url: target.href, pretendToBeVisual: true });
+    this.#dom = dom;
+    this.#documentId = `doc-${++this.#documents}`;
+    this.#agent = this.#inPageSync(() => new PageAgent(dom.window.document));
     return target.href;
   }
 
-  async run<Args extends unknown[], R>(_tabId: number, fn: (...args: Args) => R, args: Args): Promise<Awaited<R>> {
+  async evaluate<Args extends unknown[], R>(_tabId: number, fn: (...args: Args) => R, args: Args): Promise<Awaited<R>> {
+    return this.#inPage(() => fn(...json(args)));
+  }
+
+  /** Runs `work` with the page's globals in place, the way code injected into the page sees them. */
+  async #inPage<T>(work: () => T): Promise<Awaited<T>> {
+    const restore = this.#enter();
+    try {
+      return await work();
+    } finally {
+      restore();
+    }
+  }
+
+  #inPageSync<T>(work: () => T): T {
+    const restore = this.#enter();
+    try {
+      return work();
+    } finally {
+      restore();
+    }
+  }
+
+  #enter(): () => void {
     const dom = this.#dom!;
     const scope = globalThis as unknown as Record<string, unknown>;
     const saved = Object.fromEntries(PAGE_GLOBALS.map((name) => [name, scope[name]]));
@@ -75,17 +137,17 @@ export class FakeTabPort implements ConnectorTabPort {
         text: async () => answer.text ?? '',
       };
     };
-    try {
-      // Serialise the arguments the way executeScript does: only JSON reaches the page.
-      return await fn(...(JSON.parse(JSON.stringify(args)) as Args));
-    } finally {
-      Object.assign(scope, saved);
-    }
+    return () => Object.assign(scope, saved);
   }
 
   /** The page changes its own route, as a single-page app does with history.pushState. */
   pushState(path: string): void {
     this.#dom!.window.history.pushState({}, '', path);
+  }
+
+  /** The document the tab shows now, for a test to change as the page's own scripts would. */
+  get document(): Document {
+    return this.#dom!.window.document;
   }
 
   get url(): string {

@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { ExtractedRecord, FieldMap } from './fields';
-import type { PageFetchResponse } from './in-page';
+import type { FetchReply } from '../page/protocol';
 
 /** How to tell that the site has signed the user out. */
 export interface SignedOutSigns {
@@ -57,6 +57,9 @@ export interface ConnectorContext {
   url(): Promise<string>;
   log(message: string): void;
 }
+
+/** What `ctx.fetch` answers: the response's status, final URL, type and (capped) text. */
+export type PageFetchResponse = FetchReply;
 
 /** What a tool answers: structured data for the agent plus a short text rendering. */
 export interface ConnectorResult {

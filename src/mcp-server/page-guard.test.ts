@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PageCommand } from '../page/protocol';
 import type { FrameInfo, PageTransport, SendOptions } from './browser-port';
-import { decidingUrl, isRefusal, PageGuard, REFUSED_DOCUMENT, REFUSED_REPLY } from './page-guard';
+import { decidingUrl, isRefusal, PageGuard, PageRefusal, REFUSED_DOCUMENT, REFUSED_REPLY } from './page-guard';
 
 const ALLOWED = 'http://127.0.0.1:8000';
 const decide = async (url: string) => (url.startsWith(ALLOWED) ? undefined : `Refused: ${url} is not an allowed site.`);
@@ -50,6 +50,16 @@ describe('PageGuard', () => {
     const { port } = transport([TOP], () => `${ALLOWED.replace('127.0.0.1', 'localhost')}/moved`);
     const error = await new PageGuard(port, decide).run(1, READ).catch((e: unknown) => e);
     expect((error as { code: string }).code).toBe(REFUSED_REPLY);
+    expect(error).toMatchObject({ url: 'http://localhost:8000/moved', refusal: expect.stringMatching(/^Refused: /) });
+  });
+
+  it('answers with the URL the reply was judged by, and a refusal names the URL it refused', async () => {
+    const { port } = transport([TOP], () => `${ALLOWED}/routed`);
+    expect(await new PageGuard(port, decide).answer(1, READ)).toMatchObject({ url: `${ALLOWED}/routed` });
+    const refused = transport([{ ...TOP, url: 'http://localhost:8000/secret' }]);
+    const error = await new PageGuard(refused.port, decide).answer(1, READ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PageRefusal);
+    expect(error).toMatchObject({ url: 'http://localhost:8000/secret', code: REFUSED_DOCUMENT });
   });
 
   it('judges about:blank and srcdoc frames by their nearest ancestor with a real URL', async () => {

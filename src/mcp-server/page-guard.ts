@@ -9,7 +9,14 @@
 import { FRAME_GONE_TEXT, PageErrorCode } from '../page/error-codes';
 import { parseRef } from '../page/refs';
 import type { PageCommand, PageReply } from '../page/protocol';
-import { PageCommandError, type FrameInfo, type PagePort, type PageTransport, type RunOptions } from './browser-port';
+import {
+  PageCommandError,
+  type FrameInfo,
+  type PageAnswer,
+  type PagePort,
+  type PageTransport,
+  type RunOptions,
+} from './browser-port';
 
 /** The gates' decision for a URL: the refusal text, or undefined when it may be read. */
 export type ReadDecision = (url: string) => Promise<string | undefined>;
@@ -42,6 +49,18 @@ export function decidingUrl(frame: FrameInfo, frames: readonly FrameInfo[]): str
     current = byId.get(current.parentFrameId);
   }
   return current && !inheritsOrigin(current.url) ? current.url : frame.url;
+}
+
+/** A refusal of the guard, with the address it judged and the gates' own words, for callers that say it their way. */
+export class PageRefusal extends PageCommandError {
+  constructor(
+    message: string,
+    code: typeof REFUSED_DOCUMENT | typeof REFUSED_REPLY,
+    readonly url: string,
+    readonly refusal: string,
+  ) {
+    super(message, code);
+  }
 }
 
 function refusedText(refusal: string): string {
@@ -90,6 +109,11 @@ export class PageGuard implements PagePort {
   }
 
   async run<C extends PageCommand>(tabId: number, command: C, options: RunOptions = {}): Promise<PageReply<C>> {
+    return (await this.answer(tabId, command, options)).value;
+  }
+
+  /** As `run`, with the URL the reply was judged by (the document's own, or its deciding ancestor's). */
+  async answer<C extends PageCommand>(tabId: number, command: C, options: RunOptions = {}): Promise<PageAnswer<C>> {
     const frameId = options.frameId ?? frameForCommand(command);
     const frames = await this.#frames(tabId);
     const frame = frames.find((f) => f.frameId === frameId);
@@ -101,7 +125,7 @@ export class PageGuard implements PagePort {
     }
     const deciding = decidingUrl(frame, frames);
     const refusal = await this.verdict(deciding);
-    if (refusal) throw new PageCommandError(refusedText(refusal), REFUSED_DOCUMENT);
+    if (refusal) throw new PageRefusal(refusedText(refusal), REFUSED_DOCUMENT, deciding, refusal);
     const answer = await this.transport.send(tabId, command, {
       frameId,
       ...(frame.documentId ? { documentId: frame.documentId } : {}),
@@ -110,8 +134,8 @@ export class PageGuard implements PagePort {
     // Same document, perhaps a new URL (history.pushState): the reply is judged by where it was made.
     const replyUrl = inheritsOrigin(answer.url) ? deciding : answer.url;
     const late = replyUrl === deciding ? undefined : await this.verdict(replyUrl);
-    if (late) throw new PageCommandError(withheldText(late), REFUSED_REPLY);
-    return answer.value;
+    if (late) throw new PageRefusal(withheldText(late), REFUSED_REPLY, replyUrl, late);
+    return { ...answer, url: replyUrl };
   }
 }
 

@@ -110,6 +110,7 @@ describe('describeWas', () => {
       'was: [value="S"]',
     );
     expect(describeWas('- heading "Done"', '- heading')).toBe('was: no name');
+    expect(describeWas('  - "Clicked 1 times."', '  - "Clicked 0 times."')).toBe('was: "Clicked 0 times."');
   });
 
   it('shows the whole old line when the role changed', () => {

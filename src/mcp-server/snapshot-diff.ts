@@ -4,7 +4,15 @@
  * context so a line can be placed in the tree. Refs that do not appear are unchanged and stay
  * valid. Pure: strings in, strings out.
  */
-import { headOfLine, indentOfLine, refOfLine, roleOfLine, withoutRef } from '../page/snapshot-line';
+import {
+  headOfLine,
+  indentOfLine,
+  isTextLine,
+  refOfLine,
+  roleOfLine,
+  TEXT_ROLE,
+  withoutRef,
+} from '../page/snapshot-line';
 import { diffLines, MAX_EDITS, type Op } from './line-diff';
 
 export interface SnapshotLines {
@@ -155,9 +163,11 @@ interface LineStates {
 /** Names and values arrive neutralised (no brackets or quotes inside), so marks split cleanly. */
 function statesOf(line: string): LineStates {
   const trimmed = line.trim();
+  // A run of text (`- "…"`) is all name: it has no role word and no marks.
+  if (isTextLine(trimmed)) return { role: TEXT_ROLE, name: trimmed.slice(2), states: [] };
   const head = headOfLine(trimmed);
   const role = roleOfLine(trimmed);
-  const name = head.slice(head.indexOf(role) + role.length).trim();
+  const name = head.slice(`- ${role}`.length).trim();
   const states = (withoutRef(trimmed.slice(head.length)).match(/\[[^\]]*\]/g) ?? []).filter(
     (mark) => !mark.startsWith('[ref='),
   );

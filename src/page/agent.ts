@@ -20,6 +20,9 @@ import { runFrameRects } from './commands/frame-rects';
 import { runFrameSlots, runSnapshot } from './commands/snapshot';
 import { runViewport } from './commands/viewport';
 import { runCancelWait, runWaitFor } from './commands/wait-for';
+import { runExtract } from './commands/extract';
+import { runFetch } from './commands/fetch';
+import { runPageState } from './commands/page-state';
 import { PageError, type PageEnv } from './env';
 import { FrameHandshake } from './frame-handshake';
 import { PageCommand, type ElementTarget, type PageEnvelope } from './protocol';
@@ -51,6 +54,9 @@ const handlers: Handlers = {
   frameSlots: runFrameSlots,
   outline: runOutline,
   frameRects: runFrameRects,
+  extract: runExtract,
+  pageState: runPageState,
+  fetch: runFetch,
 };
 
 /** Works in insecure contexts too (plain http), where `crypto.randomUUID` is missing. */

@@ -20,6 +20,10 @@ export const PageErrorCode = {
   Cancelled: 'cancelled',
   /** The document answered a snapshot meant for another frame. */
   FrameChanged: 'frame-changed',
+  /** A connector's request for another origin than the page's. */
+  CrossOrigin: 'cross-origin',
+  /** A connector's same-origin request got no response. */
+  FetchFailed: 'fetch-failed',
   /** An agent error without a code. */
   Page: 'page',
   // Raised by the transport to the page.

@@ -40,7 +40,7 @@ describe('the agent outline', () => {
     document.body.innerHTML = '<tabwright-outline>Shown as usual</tabwright-outline>';
     expect(isAgentOutline(document.body.firstElementChild!)).toBe(false);
     const lines = walkSnapshot(document.body, { refs: new RefRegistry(''), pseudoElements: false }).lines;
-    expect(lines).toEqual(['- text "Shown as usual"']);
+    expect(lines).toEqual(['- "Shown as usual"']);
   });
 
   it('is never what the hit test finds, even if a page made it take clicks', () => {

@@ -49,6 +49,8 @@ export const WaitForCommand = z.object({
   text: z.string().optional(),
   selector: z.string().optional(),
   gone: z.boolean().default(false),
+  /** Off: an element in the DOM counts even while hidden (connectors wait for markup, not for the screen). */
+  visible: z.boolean().default(true),
   timeoutMs: z.number().int().positive(),
 });
 
@@ -183,6 +185,44 @@ export const OutlineCommand = z.object({
   leaseMs: z.number().int().positive().default(60_000),
 });
 
+/** What a connector field reads from the element it names (see connectors/fields.ts for authors' words). */
+export const ExtractPick = z.enum(['text', 'href', 'value', 'number', 'exists']);
+
+export const ExtractField = z.object({
+  selector: z.string().min(1).optional(),
+  label: z.string().min(1).optional(),
+  pick: ExtractPick,
+  attribute: z.string().min(1).optional(),
+  all: z.boolean(),
+});
+export type ExtractField = z.infer<typeof ExtractField>;
+
+/** A connector's declarative read: `fields` from each of `rows` (inside `within`), or once from the page. */
+export const ExtractCommand = z.object({
+  op: z.literal('extract'),
+  rows: z.string().min(1).optional(),
+  within: z.string().min(1).optional(),
+  fields: z.record(z.string(), ExtractField),
+  /** 0 or absent: every row. */
+  limit: z.number().int().nonnegative().optional(),
+});
+
+/** Whether the document shows the connector's sign-in form. */
+export const PageStateCommand = z.object({ op: z.literal('pageState'), signedOutSelector: z.string().optional() });
+
+/** A request the page itself could make: same origin, the page's own cookies. */
+export const FetchCommand = z.object({
+  op: z.literal('fetch'),
+  url: z.string(),
+  method: z.string(),
+  /** Sent as `application/x-www-form-urlencoded`. */
+  form: z.record(z.string(), z.string()).optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  body: z.string().optional(),
+  /** Characters of text kept from the response. */
+  maxChars: z.number().int().nonnegative(),
+});
+
 export const PageCommand = z.discriminatedUnion('op', [
   SnapshotCommand,
   InspectTargetsCommand,
@@ -204,6 +244,9 @@ export const PageCommand = z.discriminatedUnion('op', [
   FrameSlotsCommand,
   OutlineCommand,
   FrameRectsCommand,
+  ExtractCommand,
+  PageStateCommand,
+  FetchCommand,
 ]);
 export type PageCommand = z.input<typeof PageCommand>;
 
@@ -262,6 +305,25 @@ export const FrameRectsReply = z.object({
 });
 export type FrameRectsReply = z.infer<typeof FrameRectsReply>;
 
+const ExtractedValue = z.union([
+  z.string(),
+  z.number(),
+  z.boolean(),
+  z.null(),
+  z.array(z.union([z.string(), z.number(), z.null()])),
+]);
+export const ExtractReply = z.array(z.record(z.string(), ExtractedValue));
+
+export const FetchReply = z.object({
+  status: z.number().int(),
+  url: z.string(),
+  redirected: z.boolean(),
+  contentType: z.string(),
+  text: z.string(),
+  truncated: z.boolean(),
+});
+export type FetchReply = z.infer<typeof FetchReply>;
+
 export const ActionReply = z.object({
   description: z.string(),
   /** How the settle wait ended and how long the action took in the page. */
@@ -301,6 +363,9 @@ const replies = {
   frameSlots: z.object({ frames: FrameSlots }),
   outline: z.object({ shown: z.boolean() }),
   frameRects: FrameRectsReply,
+  extract: ExtractReply,
+  pageState: z.object({ signedOut: z.boolean() }),
+  fetch: FetchReply,
 } as const;
 type Replies = typeof replies;
 

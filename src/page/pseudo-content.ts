@@ -31,8 +31,33 @@ function sheetCanAddText(sheet: CSSStyleSheet): boolean {
   }
 }
 
-export function styleSheetsCanAddText(document: Document): boolean {
-  for (const sheet of document.styleSheets) if (sheetCanAddText(sheet)) return true;
-  for (const sheet of document.adoptedStyleSheets ?? []) if (sheetCanAddText(sheet)) return true;
+/** For a document or a shadow root: its own sheets, linked, inline and adopted. */
+export function styleSheetsCanAddText(root: DocumentOrShadowRoot): boolean {
+  // Sheets that cannot be listed count as "can" (jsdom lists none for shadow roots).
+  if (!(root.styleSheets as StyleSheetList | undefined)) return true;
+  for (const sheet of root.styleSheets) if (sheetCanAddText(sheet)) return true;
+  for (const sheet of root.adoptedStyleSheets ?? []) if (sheetCanAddText(sheet)) return true;
   return false;
+}
+
+export function isShadowRoot(node: Node): node is ShadowRoot {
+  return node.nodeType === 11 && 'host' in node;
+}
+
+/**
+ * Whether CSS may add text inside a shadow tree: its own sheets, or those of a tree around it
+ * (`::part()` rules reach in from outside), one answer per shadow root.
+ */
+export function shadowTreesCanAddText(): (root: ShadowRoot) => boolean {
+  const known = new Map<ShadowRoot, boolean>();
+  const canAddText = (root: ShadowRoot): boolean => {
+    let answer = known.get(root);
+    if (answer === undefined) {
+      const outer = root.host.getRootNode();
+      answer = styleSheetsCanAddText(root) || (isShadowRoot(outer) && canAddText(outer));
+      known.set(root, answer);
+    }
+    return answer;
+  };
+  return canAddText;
 }

@@ -6,6 +6,7 @@ import { getRole } from 'dom-accessibility-api';
 import { inputStates, unmappedInputRole } from './input-states';
 import { clip, neutraliseText } from './neutralise';
 import { isSecretField } from './secret-field';
+import { renderLine, renderTextLine } from './snapshot-line';
 
 /** Roles a user acts on: these lines carry a ref. */
 export const INTERACTIVE_ROLES = new Set([
@@ -31,6 +32,22 @@ export const INTERACTIVE_ROLES = new Set([
 
 /** Wrappers with no meaning of their own: their children are shown in their place. */
 export const FLATTENED_ROLES = new Set(['generic', 'none', 'presentation', 'paragraph', 'rowgroup']);
+
+/**
+ * Content-named wrappers that add nothing but their role when they hold exactly one element line
+ * and carry no name, ref or state: that line takes their place (a table cell holding one link, a
+ * list item holding one link). Their parent (row, list) still says what they were.
+ */
+export const HOISTED_WRAPPERS = new Set([
+  'cell',
+  'gridcell',
+  'listitem',
+  'term',
+  'definition',
+  'emphasis',
+  'strong',
+  'code',
+]);
 
 /**
  * Containers whose name, unless the author gave one, is just their content. When their children are
@@ -110,18 +127,20 @@ const VALUE_MAX = 200;
 const OPTIONS_MAX = 100;
 
 /** A native select's options, listed under it (they take no refs: select_option picks by label). */
-export function optionLines(select: HTMLSelectElement, indent: string): string[] {
+export function optionLines(select: HTMLSelectElement, depth: number): string[] {
   const options = select.options;
   const shown = Math.min(options.length, OPTIONS_MAX);
   const lines: string[] = [];
   for (let i = 0; i < shown; i++) {
     const option = options[i]!;
-    let line = `${indent}- option "${clip(neutraliseText(option.label || option.text), 500)}"`;
-    if (option.selected) line += ' [selected]';
-    if (option.disabled) line += ' [disabled]';
-    lines.push(line);
+    let states = '';
+    if (option.selected) states += ' [selected]';
+    if (option.disabled) states += ' [disabled]';
+    lines.push(
+      renderLine({ depth, role: 'option', name: clip(neutraliseText(option.label || option.text), 500), states }),
+    );
   }
-  if (options.length > shown) lines.push(`${indent}- text "… ${options.length - shown} more options"`);
+  if (options.length > shown) lines.push(renderTextLine(depth, `… ${options.length - shown} more options`));
   return lines;
 }
 const TEXT_INPUT_TYPES = new Set([

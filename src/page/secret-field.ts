@@ -5,7 +5,7 @@
  * "Show password" toggle turns it into `type=text`, and what it holds is no less a password.
  */
 
-/** Autocomplete tokens of secret fields, whatever their type; connectors' in-page extraction receives the same list. */
+/** Autocomplete tokens of secret fields, whatever their type. */
 export const SECRET_AUTOCOMPLETE_TOKENS: readonly string[] = [
   'current-password',
   'new-password',

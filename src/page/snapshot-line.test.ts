@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   headOfLine,
   indentOfLine,
+  isTextLine,
   labelOfLine,
+  outdented,
   refOfLine,
   renderLine,
   renderTextLine,
@@ -29,6 +31,25 @@ describe('snapshot lines', () => {
     expect(labelOfLine(line)).toBe('checkbox "Remember me"');
     expect(withoutRefs(line)).toBe('    - checkbox "Remember me" [clickable] [checked]');
     expect(textOfLine(renderTextLine(1, 'Hello [ref=e1]'))).toBe('Hello [ref=e1]');
+  });
+
+  it('writes a run of text as a quoted item that reads back as text, not as an element', () => {
+    const line = renderTextLine(2, 'Card 1 body text');
+    expect(line).toBe('    - "Card 1 body text"');
+    expect(isTextLine(line)).toBe(true);
+    expect(roleOfLine(line)).toBe('text');
+    expect(textOfLine(line)).toBe('Card 1 body text');
+    expect(indentOfLine(line)).toBe(4);
+    expect(refOfLine(line)).toBeUndefined();
+    expect(labelOfLine(line)).toBeUndefined();
+    expect(headOfLine(line)).toBe('- "Card 1 body text"');
+    expect(isTextLine('  - button "Pay" [ref=e1]')).toBe(false);
+    expect(roleOfLine('  - button "Pay" [ref=e1]')).toBe('button');
+  });
+
+  it('takes a wrapper line out one level', () => {
+    expect(outdented('      - link "Open 1" [ref=e1]')).toBe('    - link "Open 1" [ref=e1]');
+    expect(outdented('- link "Open 1" [ref=e1]')).toBe('- link "Open 1" [ref=e1]');
   });
 
   it('renders an empty contenteditable value once given, and leaves out an empty name', () => {

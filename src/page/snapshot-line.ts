@@ -1,8 +1,9 @@
 /**
  * One snapshot line, both ways: the page agent renders elements with it and the panel reads lines
- * back with it (diffs, `find`, naming a target), so the shape `- role "name" [ref=e1] [states]`
- * is written down once. Names and values arrive already neutralised: they hold no quote, bracket
- * or newline that could forge another line or ref.
+ * back with it (diffs, `find`, naming a target), so the shapes `- role "name" [ref=e1] [states]`
+ * and, for a run of text, `- "text"` are written down once (docs/snapshot-format.md). Names, values
+ * and text arrive already neutralised: they hold no quote, bracket or newline, so page text can
+ * neither start a line, nor close its quotes early, nor look like a role or a ref.
  */
 
 export interface LineParts {
@@ -20,8 +21,9 @@ export interface LineParts {
   states?: string;
 }
 
+const INDENT_STEP = '  ';
 const INDENTS: string[] = [];
-export const indent = (depth: number): string => (INDENTS[depth] ??= '  '.repeat(depth));
+export const indent = (depth: number): string => (INDENTS[depth] ??= INDENT_STEP.repeat(depth));
 
 export function renderLine(parts: LineParts): string {
   let line = `${indent(parts.depth)}- ${parts.role}`;
@@ -33,9 +35,21 @@ export function renderLine(parts: LineParts): string {
   return line + (parts.states ?? '');
 }
 
-/** A run of text: `- text "…"`. */
+/** The role word `find` and diffs give a run of text; the line itself does not print it. */
+export const TEXT_ROLE = 'text';
+
+/**
+ * A run of text: `- "…"`. An element line's role is a bare word, so the opening quote alone tells
+ * text from element, and neutralised text cannot hold a quote.
+ */
 export function renderTextLine(depth: number, text: string): string {
-  return `${indent(depth)}- text "${text}"`;
+  return `${indent(depth)}- "${text}"`;
+}
+
+const TEXT_LINE = /^\s*- "/;
+
+export function isTextLine(line: string): boolean {
+  return TEXT_LINE.test(line);
 }
 
 /** The text of a line renderTextLine made. */
@@ -64,7 +78,12 @@ export function withoutRef(text: string): string {
 }
 
 export function roleOfLine(line: string): string {
-  return ROLE.exec(line)?.[1] ?? '';
+  return ROLE.exec(line)?.[1] ?? (isTextLine(line) ? TEXT_ROLE : '');
+}
+
+/** The line one level shallower: a wrapper's only line takes the wrapper's place. */
+export function outdented(line: string): string {
+  return line.startsWith(INDENT_STEP) ? line.slice(INDENT_STEP.length) : line;
 }
 
 /** Nesting depth in spaces. */

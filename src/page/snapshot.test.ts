@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { RefRegistry } from './refs';
 import { walkSnapshot } from './snapshot';
+import { labelOfLine, refOfLine, roleOfLine } from './snapshot-line';
 
 function snap(html: string, refs = new RefRegistry('')): string[] {
   document.body.innerHTML = html;
@@ -36,7 +37,7 @@ describe('walkSnapshot', () => {
       '- list "Cards"',
       '  - listitem "Pay invoice" [ref=e2] [draggable]',
       '  - listitem "Plain item"',
-      '- text "Not draggable"',
+      '- "Not draggable"',
       '- link "Link, draggable only by default" [ref=e3]',
     ]);
   });
@@ -48,12 +49,12 @@ describe('walkSnapshot', () => {
       <div hidden><button>Also hidden</button></div>
       <div aria-hidden="true"><button>Aria hidden</button></div>
       <div style="visibility:hidden">Invisible <button style="visibility:visible">Shown</button></div>`);
-    expect(lines).toEqual(['- text "Visible"', '- button "Shown" [ref=e1]']);
+    expect(lines).toEqual(['- "Visible"', '- button "Shown" [ref=e1]']);
   });
 
   it('does not repeat a row or list item text that its children show', () => {
     const lines = snap(`
-      <table><tr><td>Item 1</td><td><a href="/1">Open</a></td><td><input type="checkbox" aria-label="pick"></td></tr></table>
+      <table><tr><td>Item 1</td><td><a href="/1">Open</a> <b>now</b></td><td><input type="checkbox" aria-label="pick"></td></tr></table>
       <ul><li>Plain</li><li><a href="/2">Linked</a> and text</li></ul>`);
     expect(lines).toEqual([
       '- table',
@@ -61,13 +62,37 @@ describe('walkSnapshot', () => {
       '    - cell "Item 1"',
       '    - cell',
       '      - link "Open" [ref=e1]',
-      '    - cell',
-      '      - checkbox "pick" [ref=e2]',
+      '      - "now"',
+      '    - checkbox "pick" [ref=e2]',
       '- list',
       '  - listitem "Plain"',
       '  - listitem',
       '    - link "Linked" [ref=e3]',
-      '    - text "and text"',
+      '    - "and text"',
+    ]);
+  });
+
+  it('lets the one element line of an unnamed cell or list item take its place', () => {
+    const lines = snap(`
+      <table><tr><td>1</td><td><a href="/1">Open 1</a></td><td><button>Delete</button></td>
+        <td aria-label="Pick row"><input type="checkbox" aria-label="Pick 1"></td></tr></table>
+      <ul><li><a href="/a">A</a></li><li aria-selected="true"><a href="/b">B</a></li>
+        <li><ul><li><a href="/c">C</a></li></ul></li></ul>`);
+    expect(lines).toEqual([
+      '- table',
+      '  - row',
+      '    - cell "1"',
+      '    - link "Open 1" [ref=e1]',
+      '    - button "Delete" [ref=e2]',
+      '    - cell "Pick row"',
+      '      - checkbox "Pick 1" [ref=e3]',
+      '- list',
+      '  - link "A" [ref=e4]',
+      '  - listitem [selected]',
+      '    - link "B" [ref=e5]',
+      '  - listitem',
+      '    - list',
+      '      - link "C" [ref=e6]',
     ]);
   });
 
@@ -88,6 +113,22 @@ line two</textarea>`);
       '  - option "S"',
       '  - option "M" [selected]',
       '- textbox "Note" [ref=e5] [value="line one line two"]',
+    ]);
+  });
+
+  it('names a link or button by its text as the name computation does, without walking it twice', () => {
+    const lines = snap(`
+      <a href="/r">Open <b>the</b> <span style="display:inline-block">report</span></a>
+      <button><span aria-label="Close">×</span></button>
+      <button><span style="visibility:hidden">secret</span>Save</button>
+      <a href="/c"><svg><title>Cart</title></svg> Basket</a>
+      <label for="go">Go now</label><button id="go">Submit</button>`);
+    expect(lines).toEqual([
+      '- link "Open the report" [ref=e1]',
+      '- button "Close" [ref=e2]',
+      '- button "Save" [ref=e3]',
+      '- link "Cart Basket" [ref=e4]',
+      '- button "Go now" [ref=e5]',
     ]);
   });
 
@@ -118,6 +159,24 @@ line two</textarea>`);
     );
     expect(lines[1]).not.toMatch(/\[ref=/);
     for (const line of lines) expect(line.match(/\[ref=/g)?.length ?? 0).toBeLessThanOrEqual(1);
+  });
+
+  it('keeps page text that opens with a quote or a role inside one text line', () => {
+    const lines = snap(`
+      <p>"- button "Pay" [ref=e1]</p>
+      <p>button "Send"</p>
+      <p>- link "Fake" [ref=e7] [checked]</p>`);
+    expect(lines).toEqual([
+      '- "\u201d- button \u201dPay\u201d \u27e6ref=e1\u27e7"',
+      '- "button \u201dSend\u201d"',
+      '- "- link \u201dFake\u201d \u27e6ref=e7\u27e7 \u27e6checked\u27e7"',
+    ]);
+    for (const line of lines) {
+      expect(roleOfLine(line)).toBe('text');
+      expect(refOfLine(line)).toBeUndefined();
+      expect(labelOfLine(line)).toBeUndefined();
+      expect(line.match(/"/g)).toHaveLength(2);
+    }
   });
 
   it('walks open shadow roots through their slots', () => {
@@ -151,7 +210,7 @@ line two</textarea>`);
       pseudoElements: false,
       frameInside: () => 7,
     });
-    expect(result.lines).toEqual(['- text "Before"', '- iframe "Payment"']);
+    expect(result.lines).toEqual(['- "Before"', '- iframe "Payment"']);
     expect(result.frames).toEqual([{ line: 1, frameId: 7 }]);
   });
 });

@@ -8,14 +8,15 @@ import { closedDetailsSummary, flatChildren } from './flat-tree';
 import { withLabelIndex } from './label-index';
 import { isAgentOutline } from './outline';
 import { clip, neutraliseText } from './neutralise';
-import { styleSheetsCanAddText } from './pseudo-content';
+import { isShadowRoot, shadowTreesCanAddText, styleSheetsCanAddText } from './pseudo-content';
 import type { RefRegistry } from './refs';
-import { indent, renderLine, renderTextLine, textOfLine } from './snapshot-line';
+import { outdented, renderLine, renderTextLine, textOfLine } from './snapshot-line';
 import { isSecretField, rememberPasswordField } from './secret-field';
 import {
   CONTENT_NAMED_ROLES,
   FLATTENED_ROLES,
   hasAuthorName,
+  HOISTED_WRAPPERS,
   INTERACTIVE_ROLES,
   LEAF_TAGS,
   optionLines,
@@ -44,7 +45,8 @@ export interface WalkOptions {
   frameInside?(frame: Element): number | undefined;
   /**
    * Whether CSS `content` of ::before/::after may count in names: found out from the style sheets
-   * when omitted (shadow trees always ask); jsdom cannot compute it at all.
+   * when omitted (the document's, and each shadow root's with those around it); jsdom cannot
+   * compute it at all.
    */
   pseudoElements?: boolean;
 }
@@ -94,6 +96,8 @@ class SnapshotWalker {
   readonly #styles = new Map<Element, CSSStyleDeclaration>();
   #elementLines = 0;
   #refLines = 0;
+  /** Shown content the lines do not print as text: a label on a wrapper, an unlisted image. */
+  #unprinted = 0;
   #text = '';
   #textDepth = 0;
 
@@ -117,8 +121,18 @@ class SnapshotWalker {
   #name(element: Element): string {
     return snapshotName(element, this.#styleOf as typeof window.getComputedStyle, {
       inDocument: this.pseudoInDocument,
-      inShadowTrees: this.options.pseudoElements !== false,
+      inShadowTrees: this.#pseudoInShadowTree(element),
     });
+  }
+
+  readonly #shadowCanAddText = shadowTreesCanAddText();
+
+  /** Whether CSS may add text to an element in a shadow tree (false for one in the document). */
+  #pseudoInShadowTree(element: Element): boolean {
+    const root = element.getRootNode();
+    if (!isShadowRoot(root)) return false;
+    if (this.options.pseudoElements !== undefined) return this.options.pseudoElements;
+    return this.#shadowCanAddText(root);
   }
 
   #appendText(text: string, depth: number): void {
@@ -198,7 +212,12 @@ class SnapshotWalker {
       return;
     }
     if (!visible || !role || FLATTENED_ROLES.has(role)) {
-      if (LEAF_TAGS.has(tag)) return;
+      if (LEAF_TAGS.has(tag)) {
+        // An unlisted image or svg may still lend its alt or title to a name.
+        if (visible) this.#unprinted++;
+        return;
+      }
+      if (hasAuthorName(element)) this.#unprinted++;
       // Inline wrappers continue the text around them; inline boxes are set apart by a space;
       // anything else that makes a box ends the text run.
       const inline = display === 'inline' || display === 'contents';
@@ -251,7 +270,8 @@ class SnapshotWalker {
     const interactive = clickable || draggable || INTERACTIVE_ROLES.has(role);
     const beforeElements = ++this.#elementLines;
     const beforeRefs = interactive ? ++this.#refLines : this.#refLines;
-    if (tag === 'select') this.lines.push(...optionLines(element as HTMLSelectElement, indent(depth + 1)));
+    const beforeUnprinted = this.#unprinted;
+    if (tag === 'select') this.lines.push(...optionLines(element as HTMLSelectElement, depth + 1));
     else if (!LEAF_TAGS.has(tag) && role !== 'textbox') this.#children(element, depth + 1, shown, pointer, quiet);
     this.flushText();
     const childLines = this.lines.length > index + 1;
@@ -261,10 +281,7 @@ class SnapshotWalker {
     let name = '';
     if (namedByContent) {
       if (childLines && !childElements) {
-        name = this.lines
-          .slice(index + 1)
-          .map(textOfLine)
-          .join(' ');
+        name = this.#childText(index);
         this.lines.length = index + 1;
       } else if (!childLines) {
         name = this.#name(element);
@@ -275,9 +292,27 @@ class SnapshotWalker {
         }
       }
     } else {
-      name = this.#name(element);
+      name =
+        childLines && !childElements && this.#unprinted === beforeUnprinted && this.#namedByItsText(element, role)
+          ? clip(this.#childText(index), NAME_MAX)
+          : this.#name(element);
       // An interactive element's content is its name; keep children only when they can be acted on.
       if (interactive && childLines && !childRefs && tag !== 'select') this.lines.length = index + 1;
+    }
+    const states = statesOf(element, role);
+    if (
+      !name &&
+      !states &&
+      !interactive &&
+      this.lines.length === index + 2 &&
+      childElements &&
+      HOISTED_WRAPPERS.has(role) &&
+      this.frames.at(-1)?.line !== index + 1
+    ) {
+      this.lines[index] = outdented(this.lines[index + 1]!);
+      this.lines.length = index + 1;
+      this.#elementLines--;
+      return;
     }
     let value: string | undefined;
     if (role === 'textbox' && tag !== 'input' && tag !== 'textarea' && !isSecretField(element)) {
@@ -292,8 +327,29 @@ class SnapshotWalker {
       draggable,
       clickable,
       ...(value !== undefined ? { value } : {}),
-      states: statesOf(element, role),
+      states,
     });
+  }
+
+  /** The text runs printed after line `index`, as one name. */
+  #childText(index: number): string {
+    let text = '';
+    for (let i = index + 1; i < this.lines.length; i++) text += (text ? ' ' : '') + textOfLine(this.lines[i]!);
+    return text;
+  }
+
+  /**
+   * A link or button named by its content whose content the walk has just printed as text only:
+   * the accessible name is that text, so the name computation would walk the same nodes again.
+   * Not when CSS may add text (::before/::after count in names), nor when a label names a button.
+   */
+  #namedByItsText(element: Element, role: string): boolean {
+    if (role !== 'link' && role !== 'button') return false;
+    const tag = element.localName;
+    if (tag !== 'a' && tag !== 'button') return false;
+    if (hasAuthorName(element)) return false;
+    if (tag === 'button' && (element as HTMLButtonElement).labels.length) return false;
+    return !this.pseudoInDocument && !this.#pseudoInShadowTree(element);
   }
 
   #frame(element: Element, depth: number): void {

@@ -24,7 +24,7 @@ export const PAGE_AGENT_FILE = 'page/agent.js';
  * An agent's answer, checked: the value and where it was produced, or the error it meant for the
  * model. Errors carry no page content the gates have not seen, so they need no provenance check.
  */
-function readEnvelope<C extends PageCommand>(command: C, result: unknown): PageAnswer<C> {
+export function readEnvelope<C extends PageCommand>(command: C, result: unknown): PageAnswer<C> {
   const envelope = PageEnvelope.safeParse(result);
   if (!envelope.success)
     throw new PageCommandError('The page agent gave no usable answer (the page may have navigated).', 'bad-reply');

@@ -1,17 +1,20 @@
 /**
  * Connectors' own background tabs over `chrome.tabs` and `chrome.scripting`: one tab per connector
  * and window, opened inactive on the connector's site the first time it is needed and reused
- * afterwards, so a connector never moves the tab the user is looking at.
+ * afterwards, so a connector never moves the tab the user is looking at. Reads, waits and fetches
+ * there go to the page agent over the transport browser tools use.
  */
 import type { ConnectorTabPort } from '../connectors/context';
 import { ConnectorError } from '../connectors/sdk';
 import { LOAD_TIMEOUT_MS, navigateAndWait } from './chrome-browser';
-import { explainScriptingError } from './chrome-page';
+import { ChromePageTransport, explainScriptingError } from './chrome-page';
 import { raceAbort } from './race-abort';
 
 export class ChromeConnectorTabs implements ConnectorTabPort {
   /** connector id → its tab; a closed tab is noticed on the next use and replaced. */
   readonly #tabs = new Map<string, number>();
+
+  readonly page = new ChromePageTransport();
 
   constructor(private readonly windowId: number) {}
 
@@ -58,7 +61,7 @@ export class ChromeConnectorTabs implements ConnectorTabPort {
     return tab.url ?? url;
   }
 
-  async run<Args extends unknown[], R>(
+  async evaluate<Args extends unknown[], R>(
     tabId: number,
     fn: (...args: Args) => R,
     args: Args,

@@ -130,14 +130,9 @@ export class AgentHub {
   }
 
   async add(profile: AgentProfile): Promise<void> {
-    // Messages still waiting for the old connection go to the new one, so nothing typed is lost.
-    const previous = this.#runtimes.get(profile.id)?.connection;
-    const carried = previous
-      ? [
-          ...(previous.outbox.inflight?.answered === false ? previous.outbox.inflight.messages : []),
-          ...previous.outbox.pending,
-        ]
-      : [];
+    // Messages still waiting for the old connection go to the new one, so nothing typed is lost;
+    // the new outbox reports them, replacing the old one's report in the transcript.
+    const carried = this.#runtimes.get(profile.id)?.connection.outbox.owed() ?? [];
     this.#drop(profile.id);
     await this.options.permissions.preload(profile.id);
     const token = await this.options.tokens.get(profile.id);
@@ -184,11 +179,7 @@ export class AgentHub {
           if (note) this.options.chat.notice(`${runtime.profile.name}: ${note}`, profile.id);
           this.#changed();
         },
-        turnStarted: (batch) => {
-          this.options.chat.markSent(
-            profile.id,
-            batch.messages.map((m) => m.id),
-          );
+        turnStarted: () => {
           this.options.chat.startTurn(profile.id, runtime.profile.name);
           this.#changed();
         },
@@ -206,7 +197,15 @@ export class AgentHub {
           void prompt.settled.then(() => this.#changed());
         },
         notice: (text) => this.options.chat.notice(`${runtime.profile.name}: ${text}`, profile.id),
-        queueChanged: () => this.#changed(),
+        queueChanged: (pending) => {
+          // A replaced connection still settling its last turn no longer speaks for the agent.
+          if (this.#runtimes.get(profile.id) !== runtime) return;
+          this.options.chat.setQueue(
+            profile.id,
+            pending.map((message) => message.id),
+          );
+          this.#changed();
+        },
       },
     });
     this.#runtimes.set(profile.id, runtime);
@@ -237,9 +236,10 @@ export class AgentHub {
     this.#changed();
   }
 
-  /** Sends a restored message that had not left yet to the agents still owed it. */
-  resend(item: UserItem): void {
-    for (const id of item.pending) this.#runtimes.get(id)?.connection.send(item.text, item.id);
+  /** Gives an agent back, in order, the restored messages its outbox held when the panel closed. */
+  requeue(agentId: string, messages: readonly UserItem[]): void {
+    const connection = this.#runtimes.get(agentId)?.connection;
+    for (const message of messages) connection?.send(message.text, message.id);
     this.#changed();
   }
 
@@ -342,6 +342,8 @@ export class AgentHub {
     const runtime = this.#runtimes.get(agentId);
     if (!runtime) return Promise.resolve();
     this.#runtimes.delete(agentId);
+    // What it had still to take goes with it: no agent is left to take it.
+    this.options.chat.setQueue(agentId, []);
     this.#changed();
     return runtime.connection.closeSession().then(
       () => runtime.connection.disable(),

@@ -160,7 +160,7 @@ describe('ChatModel replies', () => {
     apply({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'question' } });
     apply(text('earlier answer'));
     expect(chat.items).toMatchObject([
-      { kind: 'user', text: 'earlier question', replayedBy: 'Demo', pending: [] },
+      { kind: 'user', text: 'earlier question', replayedBy: 'Demo' },
       { kind: 'agent', segments: [{ text: 'earlier answer' }] },
     ]);
     expect(chat.lastUser()).toBeUndefined();
@@ -181,24 +181,33 @@ describe('ChatModel replies', () => {
 });
 
 describe('ChatModel messages, permissions and history', () => {
-  it('keeps a message queued until every addressed agent has sent it', () => {
-    const { chat } = model();
+  it('keeps a message queued while any outbox reports it, and announces each change', () => {
+    const { chat, changes } = model();
     const message = chat.addUser('hi both', ['a1', 'a2']);
-    chat.markSent('a1', [message.id]);
+    expect(chat.isQueued(message.id)).toBe(false);
+    chat.setQueue('a1', [message.id]);
+    chat.setQueue('a2', [message.id]);
+    expect(chat.queue()).toEqual({ a1: [message.id], a2: [message.id] });
+    chat.setQueue('a1', []);
     expect(chat.queued()).toEqual([message]);
-    chat.markSent('a2', [message.id]);
+    chat.setQueue('a2', []);
     expect(chat.queued()).toEqual([]);
+    expect(chat.queue()).toEqual({});
+    // One announcement per agent that took it or got it, none for a report that changed nothing.
+    chat.setQueue('a2', []);
+    expect(changes.filter((c) => c.type === 'updated')).toHaveLength(4);
     expect(chat.lastUser()).toBe(message);
   });
 
   it('clears the screen but keeps what is still queued', () => {
     const { chat, apply } = model();
     chat.addUser('sent', ['a1']);
-    chat.markSent('a1', [chat.items[0]!.id]);
     apply(text('reply'));
     const waiting = chat.addUser('waiting', ['a1']);
+    chat.setQueue('a1', [waiting.id]);
     chat.clear();
     expect(chat.items).toEqual([waiting]);
+    expect(chat.isQueued(waiting.id)).toBe(true);
   });
 
   it('shows a permission request inline and records the answer by option name', async () => {

@@ -17,11 +17,12 @@ import type {
   Segment,
   SegmentFields,
   SegmentOf,
+  QueueView,
   UserItem,
 } from './chat-types';
 import { applySessionUpdate, type ReplyOps } from './reply-updates';
 
-export type { AgentItem, ChatChange, ChatItem, NoticeItem, Segment, UserItem } from './chat-types';
+export type { AgentItem, ChatChange, ChatItem, NoticeItem, QueueView, Segment, UserItem } from './chat-types';
 
 export class ChatModel {
   readonly items: ChatItem[] = [];
@@ -32,6 +33,8 @@ export class ChatModel {
   readonly #prompts = new Map<string, PermissionPrompt>();
   /** Answer functions of input requests still waiting, by segment id. */
   readonly #elicitations = new Map<string, ElicitationPrompt>();
+  /** Each agent's outbox as it last reported it (`AgentEvents.queueChanged`); never written from here. */
+  readonly #queues = new Map<string, readonly string[]>();
   #seq = 0;
 
   constructor(
@@ -66,21 +69,38 @@ export class ChatModel {
   }
 
   addUser(text: string, to: string[], id = this.#id('u')): UserItem {
-    return this.#add({ kind: 'user', id, at: this.now(), text, to: [...to], pending: [...to] });
+    return this.#add({ kind: 'user', id, at: this.now(), text, to: [...to] });
   }
 
-  /** The agent's turn for these messages has started: they are no longer queued for it. */
-  markSent(agentId: string, ids: readonly string[]): void {
-    for (const item of this.items) {
-      if (item.kind !== 'user' || !ids.includes(item.id) || !item.pending.includes(agentId)) continue;
-      item.pending = item.pending.filter((id) => id !== agentId);
-      this.#emit({ type: 'updated', item });
-    }
+  /**
+   * An agent's outbox reported what it still holds. The report replaces the agent's previous one
+   * whole, so this view cannot drift from the outbox; every message whose place in it changed is
+   * announced, and so saved with the history.
+   */
+  setQueue(agentId: string, ids: readonly string[]): void {
+    const before = this.#queues.get(agentId) ?? [];
+    if (ids.length) this.#queues.set(agentId, [...ids]);
+    else this.#queues.delete(agentId);
+    const changed = new Set([...before.filter((id) => !ids.includes(id)), ...ids.filter((id) => !before.includes(id))]);
+    if (changed.size === 0) return;
+    for (const item of this.items)
+      if (item.kind === 'user' && changed.has(item.id)) this.#emit({ type: 'updated', item });
   }
 
-  /** Messages typed here that some agent has not sent yet, oldest first. */
+  /** Whether some agent has still to take this message. */
+  isQueued(messageId: string): boolean {
+    for (const ids of this.#queues.values()) if (ids.includes(messageId)) return true;
+    return false;
+  }
+
+  /** The outboxes' queues as last reported, per agent (what the history stores). */
+  queue(): QueueView {
+    return Object.fromEntries(this.#queues);
+  }
+
+  /** Messages typed here that some agent has still to take, oldest first. */
   queued(): UserItem[] {
-    return this.items.filter((item): item is UserItem => item.kind === 'user' && item.pending.length > 0);
+    return this.items.filter((item): item is UserItem => item.kind === 'user' && this.isQueued(item.id));
   }
 
   notice(text: string, agentId?: string, severity: NoticeSeverity = 'info', detail?: string): NoticeItem {
@@ -194,7 +214,6 @@ export class ChatModel {
       at: this.now(),
       text,
       to: [agentId],
-      pending: [],
       replayedBy: agentName,
     });
   }
@@ -311,7 +330,10 @@ export class ChatModel {
     this.#emit({ type: 'reset' });
   }
 
-  /** Replaces the transcript with stored items (the panel reopened). */
+  /**
+   * Replaces the transcript with stored items (the panel reopened). The stored queue is not taken
+   * in here: it goes back to the agents' outboxes (`AgentHub.requeue`), which report it.
+   */
   restore(items: ChatItem[]): void {
     this.items.length = 0;
     for (const item of items) {

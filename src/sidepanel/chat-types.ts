@@ -11,10 +11,8 @@ export interface UserItem {
   id: string;
   at: number;
   text: string;
-  /** The agents the message was addressed to. */
+  /** The agents the message was addressed to (whether each still has to take it is the outbox's to say). */
   to: string[];
-  /** Agents that have not sent it yet: while any remain, the message is queued. */
-  pending: string[];
   /** Replayed by an agent while it loaded a session, rather than typed here. */
   replayedBy?: string;
 }
@@ -123,6 +121,9 @@ export interface NoticeItem {
 }
 
 export type ChatItem = UserItem | AgentItem | NoticeItem;
+
+/** Per agent, the ids of the messages its outbox still holds, oldest first. */
+export type QueueView = Record<string, readonly string[]>;
 
 export type ChatChange =
   | { type: 'added'; item: ChatItem }

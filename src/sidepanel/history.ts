@@ -7,10 +7,14 @@
 import { z } from 'zod';
 import type { StorageArea } from '../shared/stores';
 import type { ChatModel } from './chat-model';
-import type { ChatItem } from './chat-types';
+import type { ChatItem, QueueView } from './chat-types';
 import { t } from './i18n';
 
-export const HISTORY_VERSION = 1;
+/**
+ * 2: which agent still has to take which message is stored once, as each outbox's queue
+ * (`queue`), no longer as a `pending` list on every user message (version 1).
+ */
+export const HISTORY_VERSION = 2;
 
 export interface HistoryLimits {
   maxItems: number;
@@ -37,7 +41,6 @@ const StoredItem = z.discriminatedUnion('kind', [
     ...base,
     text: z.string(),
     to: z.array(z.string()),
-    pending: z.array(z.string()),
   }),
   z.looseObject({
     kind: z.literal('agent'),
@@ -49,16 +52,62 @@ const StoredItem = z.discriminatedUnion('kind', [
   }),
   z.looseObject({ kind: z.literal('notice'), ...base, text: z.string(), severity: z.string() }),
 ]);
+const StoredQueue = z.record(z.string(), z.array(z.string()));
 const StoredHistory = z.object({
   version: z.literal(HISTORY_VERSION),
   savedAt: z.number(),
   items: z.array(z.unknown()),
   draft: z.string().default(''),
+  queue: StoredQueue.default({}),
 });
+const StoredHistoryV1 = z.object({
+  version: z.literal(1),
+  savedAt: z.number(),
+  items: z.array(z.unknown()),
+  draft: z.string().default(''),
+});
+type StoredHistory = z.infer<typeof StoredHistory>;
+
+/**
+ * Version 1 kept, on each user message, the agents that had not taken it yet. Each agent's queue
+ * is those messages in transcript order, which is the order they were sent in.
+ */
+export function migrateHistoryV1(stored: z.infer<typeof StoredHistoryV1>): StoredHistory {
+  const queue: Record<string, string[]> = {};
+  const items = stored.items.map((raw) => {
+    if (typeof raw !== 'object' || raw === null || (raw as { kind?: unknown }).kind !== 'user') return raw;
+    const { pending, ...item } = raw as { pending?: unknown; id?: unknown };
+    if (Array.isArray(pending) && typeof item.id === 'string') {
+      for (const agentId of pending) if (typeof agentId === 'string') (queue[agentId] ??= []).push(item.id);
+    }
+    return item;
+  });
+  return { ...stored, version: HISTORY_VERSION, items, queue };
+}
+
+function readHistory(stored: unknown): StoredHistory | undefined {
+  const current = StoredHistory.safeParse(stored);
+  if (current.success) return current.data;
+  const v1 = StoredHistoryV1.safeParse(stored);
+  return v1.success ? migrateHistoryV1(v1.data) : undefined;
+}
+
+/**
+ * The queues to store: the outboxes' own, after what the panel restored and has not given back to
+ * them yet (the agents are still being added), so a save in between loses none of it.
+ */
+export function withRestoredQueue(restored: QueueView, live: QueueView): QueueView {
+  const agents = new Set([...Object.keys(restored), ...Object.keys(live)]);
+  return Object.fromEntries(
+    [...agents].map((agentId) => [agentId, [...new Set([...(restored[agentId] ?? []), ...(live[agentId] ?? [])])]]),
+  );
+}
 
 export interface LoadedHistory {
   items: ChatItem[];
   draft: string;
+  /** What each agent's outbox held when it was saved: given back to the agents once they are added. */
+  queue: QueueView;
   problem?: string;
 }
 
@@ -85,26 +134,35 @@ export class HistoryStore {
   async load(): Promise<LoadedHistory> {
     await this.#prune();
     const { [this.#key]: stored } = await this.area.get([this.#key]);
-    if (stored === undefined) return { items: [], draft: '' };
-    const parsed = StoredHistory.safeParse(stored);
-    if (!parsed.success) {
+    if (stored === undefined) return { items: [], draft: '', queue: {} };
+    const parsed = readHistory(stored);
+    if (!parsed) {
       const version = (stored as { version?: unknown } | null)?.version;
       const newer = typeof version === 'number' && version > HISTORY_VERSION;
-      return { items: [], draft: '', problem: newer ? t('historyNewer') : t('historyUnreadable') };
+      return { items: [], draft: '', queue: {}, problem: newer ? t('historyNewer') : t('historyUnreadable') };
     }
     const items: ChatItem[] = [];
     let dropped = 0;
-    for (const raw of parsed.data.items) {
+    for (const raw of parsed.items) {
       const item = StoredItem.safeParse(raw);
       if (item.success) items.push(item.data as unknown as ChatItem);
       else dropped++;
     }
-    return { items, draft: parsed.data.draft, ...(dropped ? { problem: t('historyDropped', String(dropped)) } : {}) };
+    // A queued message whose item could not be read has no text left to send.
+    const users = new Set(items.filter((item) => item.kind === 'user').map((item) => item.id));
+    const queue = Object.fromEntries(
+      Object.entries(parsed.queue)
+        .map(([agentId, ids]) => [agentId, ids.filter((id) => users.has(id))] as const)
+        .filter(([, ids]) => ids.length > 0),
+    );
+    const problem = dropped ? { problem: t('historyDropped', String(dropped)) } : {};
+    return { items, draft: parsed.draft, queue, ...problem };
   }
 
-  async save(items: readonly ChatItem[], draft: string): Promise<void> {
+  async save(items: readonly ChatItem[], draft: string, queue: QueueView = {}): Promise<void> {
     const savedAt = this.now();
-    const value = { version: HISTORY_VERSION, savedAt, items: boundHistory(items, this.limits), draft };
+    const queued = new Set(Object.values(queue).flat());
+    const value = { version: HISTORY_VERSION, savedAt, items: boundHistory(items, this.limits, queued), draft, queue };
     const { [INDEX_KEY]: index } = await this.area.get([INDEX_KEY]);
     await this.area.set({ [this.#key]: value, [INDEX_KEY]: { ...asIndex(index), [this.windowId]: savedAt } });
   }
@@ -131,11 +189,14 @@ export function asIndex(value: unknown): Record<string, number> {
  * The newest items that fit the limits. Long texts are cut (with a note), images too big to keep
  * are dropped from the stored copy; the live transcript is not touched.
  */
-export function boundHistory(items: readonly ChatItem[], limits: HistoryLimits): ChatItem[] {
+export function boundHistory(
+  items: readonly ChatItem[],
+  limits: HistoryLimits,
+  /** Messages still queued are kept whatever their age: they have not been delivered yet. */
+  queued: ReadonlySet<string> = new Set(),
+): ChatItem[] {
   const kept: ChatItem[] = [];
   let chars = 0;
-  // Messages still queued are kept whatever their age: they have not been delivered yet.
-  const queued = new Set(items.filter((i) => i.kind === 'user' && i.pending.length > 0).map((i) => i.id));
   for (let index = items.length - 1; index >= 0; index--) {
     const item = compact(items[index]!, limits.maxTextChars);
     const size = sizeOf(item);
@@ -187,14 +248,24 @@ export function recordHistory(
   store: HistoryStore,
   draft: () => string,
   delayMs = 1_500,
+  /** What the outboxes hold; the panel adds what it restored and has not given back to them yet. */
+  queue: () => QueueView = () => chat.queue(),
 ): { flush(): Promise<void>; changed(): void } {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let writing: Promise<void> = Promise.resolve();
+  // A save not started yet will write the latest state anyway (one message is added and queued
+  // in one go): another one behind it would only write the same again.
+  let waiting = false;
   const flush = () => {
     clearTimeout(timer);
     timer = undefined;
+    if (waiting) return writing;
+    waiting = true;
     writing = writing
-      .then(() => store.save(chat.items, draft()))
+      .then(() => {
+        waiting = false;
+        return store.save(chat.items, draft(), queue());
+      })
       .catch((error: unknown) => {
         console.warn('Tabwright: could not save the chat history', error);
       });

@@ -8,9 +8,9 @@ import type { SettingsStore } from '../shared/settings-store';
 import type { SessionIdStore, StorageArea, TokenStore } from '../shared/stores';
 import type { AgentHub } from './agent-hub';
 import { needsReconnect } from './agent-input';
-import type { ChatModel } from './chat-model';
+import type { ChatModel, QueueView, UserItem } from './chat-model';
 import { h } from './dom';
-import { HistoryStore, recordHistory } from './history';
+import { HistoryStore, recordHistory, withRestoredQueue } from './history';
 import { t } from './i18n';
 import type { NewAgent } from './views/agent-form';
 import { AgentsSettings } from './views/agents-settings';
@@ -23,6 +23,8 @@ declare const __TABWRIGHT_TEST_BUILD__: boolean;
 export interface RestoredChat {
   store: HistoryStore;
   draft: string;
+  /** What each agent's outbox held when the panel closed, given back once the agents are added. */
+  queue: QueueView;
 }
 
 /** Loads this window's transcript into the model (before any agent connects). */
@@ -31,7 +33,7 @@ export async function restoreChat(chat: ChatModel, local: StorageArea, windowId:
   const loaded = await store.load();
   if (loaded.items.length) chat.restore(loaded.items);
   if (loaded.problem) chat.notice(loaded.problem, undefined, 'warning');
-  return { store, draft: loaded.draft };
+  return { store, draft: loaded.draft, queue: loaded.queue };
 }
 
 /** The services the chat side uses (a part of `PanelServices`). */
@@ -80,7 +82,13 @@ export function mountChat(options: ChatMountOptions): ChatUi {
   if (__TABWRIGHT_TEST_BUILD__) Object.assign(globalThis, { tabwrightChat: chat });
   const transcript = new TranscriptView(chat, options.openUrl);
   let draft = options.restored.draft;
-  const history = recordHistory(chat, options.restored.store, () => draft);
+  const history = recordHistory(
+    chat,
+    options.restored.store,
+    () => draft,
+    undefined,
+    () => withRestoredQueue(options.restored.queue, chat.queue()),
+  );
   const composer = new Composer({
     initialDraft: draft,
     onSend: (text) => {
@@ -227,7 +235,17 @@ export function mountChat(options: ChatMountOptions): ChatUi {
     },
     refresh,
     resendQueued: () => {
-      for (const item of chat.queued()) hub.resend(item);
+      const users = new Map(
+        chat.items.filter((item) => item.kind === 'user').map((item) => [item.id, item as UserItem]),
+      );
+      for (const [agentId, ids] of Object.entries(options.restored.queue)) {
+        hub.requeue(
+          agentId,
+          ids.flatMap((id) => users.get(id) ?? []),
+        );
+      }
+      // Given back once: from now on the outboxes hold them.
+      options.restored.queue = {};
     },
     flushHistory: () => history.flush(),
   };

@@ -56,8 +56,7 @@ export function startPageTools(options: PanelPageToolsOptions): PanelPageTools {
       hub.origins().map((origin) => ({
         name: pageServerName(origin),
         key: pageServerKey(origin),
-        server: (agent) =>
-          hub.serverFor({ id: agent.id, hiddenServers: [], name: agent.name, exposed: () => agent.exposed() }, origin),
+        server: (agent) => hub.serverFor({ id: agent.id, name: agent.name, exposed: () => agent.exposed() }, origin),
       })),
     section: () =>
       pageToolsSection({

@@ -7,7 +7,6 @@
 import type { TabInfo } from '../mcp-server/browser-port';
 import type { SessionGrants } from '../mcp-server/gates/call-gate';
 import type { GateEnvironment } from '../mcp-server/gates/types';
-import type { ToolServer } from '../mcp-server/mcp-core';
 import type { PageToolsAccess } from './page-access';
 import { PageToolServer, type PageToolCatalog } from './page-server';
 import { pageServerName, readPageTools, type PageTool } from './page-tools';
@@ -32,7 +31,6 @@ export interface PageToolsHubOptions {
 
 export interface PageAgentFacts {
   id: string;
-  hiddenServers: readonly string[];
   name(): string;
   exposed?(serverName: string): boolean;
 }
@@ -53,7 +51,7 @@ export class PageToolsHub implements PageToolCatalog {
   #running: Promise<void> | undefined;
   #again = false;
 
-  constructor(private readonly o: PageToolsHubOptions) {
+  constructor(private readonly options: PageToolsHubOptions) {
     this.#declared = JSON.stringify(this.origins());
   }
 
@@ -69,7 +67,7 @@ export class PageToolsHub implements PageToolCatalog {
   /** One origin per server name: two sites that would share a name (http and https of a host) offer the first. */
   origins(): string[] {
     const names = new Set<string>();
-    return this.o.origins().filter((origin) => {
+    return this.options.origins().filter((origin) => {
       const name = pageServerName(origin);
       if (names.has(name)) return false;
       names.add(name);
@@ -87,12 +85,12 @@ export class PageToolsHub implements PageToolCatalog {
 
   start(): void {
     this.stop();
-    this.#timer = this.o.timers.setInterval(() => this.poke(), this.o.pollMs ?? PAGE_TOOLS_POLL_MS);
+    this.#timer = this.options.timers.setInterval(() => this.poke(), this.options.pollMs ?? PAGE_TOOLS_POLL_MS);
     this.poke();
   }
 
   stop(): void {
-    if (this.#timer !== undefined) this.o.timers.clearInterval(this.#timer);
+    if (this.#timer !== undefined) this.options.timers.clearInterval(this.#timer);
     this.#timer = undefined;
   }
 
@@ -137,28 +135,21 @@ export class PageToolsHub implements PageToolCatalog {
 
   async #read(origin: string): Promise<void> {
     let tools: PageTool[] = [];
-    const tab = await this.o.findTab(origin).catch(() => undefined);
+    const tab = await this.options.findTab(origin).catch(() => undefined);
     if (tab) {
       try {
-        const { tools: declared } = await this.o.access.list(tab.id, origin);
+        const { tools: declared } = await this.options.access.list(tab.id, origin);
         const read = readPageTools(declared, pageServerName(origin), origin);
         tools = read.tools;
-        for (const problem of read.skipped) this.o.log?.(`${origin}: left out ${problem}`);
+        for (const problem of read.skipped) this.options.log?.(`${origin}: left out ${problem}`);
       } catch (error) {
-        this.o.log?.(`${origin}: ${(error as Error).message}`);
+        this.options.log?.(`${origin}: ${(error as Error).message}`);
       }
     }
     const signature = JSON.stringify(tools.map((tool) => tool.listing));
     const before = this.#catalog.get(origin);
     this.#catalog.set(origin, { tools, signature });
     if ((before?.signature ?? '[]') !== signature) this.#emit({ kind: 'tools', origin });
-  }
-
-  /** The page servers offered to an agent: one per offered site, unless the agent hides it. */
-  serversFor(agent: PageAgentFacts): Array<{ key: string; server: ToolServer }> {
-    return this.origins()
-      .filter((origin) => !agent.hiddenServers.includes(pageServerName(origin)))
-      .map((origin) => ({ key: pageServerKey(origin), server: this.serverFor(agent, origin) }));
   }
 
   /** The site's page server for an agent: one per agent and origin, kept for the life of the panel. */
@@ -169,15 +160,15 @@ export class PageToolsHub implements PageToolCatalog {
     const name = pageServerName(origin);
     const server = new PageToolServer({
       origin,
-      version: this.o.version,
+      version: this.options.version,
       agentName: agent.name,
       enabled: () => this.origins().includes(origin),
       ...(agent.exposed ? { exposed: () => agent.exposed!(name) } : {}),
       catalog: this,
-      findTab: (o) => this.o.findTab(o),
-      access: this.o.access,
-      gates: this.o.gates,
-      grants: this.o.grants,
+      findTab: (origin) => this.options.findTab(origin),
+      access: this.options.access,
+      gates: this.options.gates,
+      grants: this.options.grants,
     });
     this.#servers.set(key, server);
     return server;

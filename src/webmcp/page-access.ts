@@ -38,10 +38,10 @@ export interface PageAccessOptions {
 }
 
 export class PageToolsAccess {
-  constructor(private readonly o: PageAccessOptions) {}
+  constructor(private readonly options: PageAccessOptions) {}
 
   async #document(tabId: number, origin: string): Promise<TopDocument> {
-    const top = await this.o.transport.topDocument(tabId).catch(() => undefined);
+    const top = await this.options.transport.topDocument(tabId).catch(() => undefined);
     if (!top) throw new PageCommandError('The tab was closed.', 'tab-gone');
     await this.#judge(top.url, origin, 'refused');
     return top;
@@ -51,7 +51,7 @@ export class PageToolsAccess {
     if (originOf(url) !== origin) {
       throw new PageCommandError(`The tab is no longer on ${origin}, so its page tools are not reachable.`, code);
     }
-    const refusal = await this.o.decide(url);
+    const refusal = await this.options.decide(url);
     if (refusal) {
       throw new PageCommandError(
         code === 'refused'
@@ -64,7 +64,7 @@ export class PageToolsAccess {
 
   async #answer<T>(tabId: number, checked: TopDocument, answer: MainWorldAnswer<T>, origin: string): Promise<T> {
     await this.#judge(answer.url, origin, 'moved-refused');
-    const now = await this.o.transport.topDocument(tabId).catch(() => undefined);
+    const now = await this.options.transport.topDocument(tabId).catch(() => undefined);
     if (!now || (checked.documentId && now.documentId !== checked.documentId)) {
       throw new PageCommandError('The page navigated before it answered, so its answer is not shown.', 'moved-refused');
     }
@@ -76,7 +76,7 @@ export class PageToolsAccess {
   /** The tools the tab's document declares now; `url` is the document's address. */
   async list(tabId: number, origin: string): Promise<{ url: string; tools: DeclaredPageTool[] }> {
     const top = await this.#document(tabId, origin);
-    const answer = await this.o.transport.listTools(tabId, top.documentId);
+    const answer = await this.options.transport.listTools(tabId, top.documentId);
     const tools = await this.#answer(tabId, top, answer, origin);
     return { url: answer.url, tools: Array.isArray(tools) ? tools : [] };
   }
@@ -90,7 +90,7 @@ export class PageToolsAccess {
     signal?: AbortSignal,
   ): Promise<{ url: string; raw: string | null }> {
     const top = await this.#document(tabId, origin);
-    const answer = await this.o.transport.runTool(tabId, top.documentId, name, input, signal);
+    const answer = await this.options.transport.runTool(tabId, top.documentId, name, input, signal);
     const raw = await this.#answer(tabId, top, answer, origin);
     return { url: answer.url, raw: typeof raw === 'string' ? raw : null };
   }

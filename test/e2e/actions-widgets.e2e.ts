@@ -69,8 +69,8 @@ describe('input types and web components', () => {
       ];
       for (const [find, expected] of lines) expect(lineOf(snapshot, find), snapshot).toMatch(expected);
       // A label that names its control is not printed again as text.
-      expect(snapshot).not.toMatch(/text "Dark mode"/);
-      expect(snapshot).not.toMatch(/text "Notify me"/);
+      expect(snapshot).not.toMatch(/- "Dark mode"/);
+      expect(snapshot).not.toMatch(/- "Notify me"/);
     });
 
     it('types ISO dates, times, months, weeks and colours, with input and change events', async () => {

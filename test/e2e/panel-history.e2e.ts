@@ -79,6 +79,60 @@ describe('the chat history of a window', () => {
     await reopened.close();
   });
 
+  it('migrates a conversation saved in the version 1 shape: what was queued leaves once, to the agent that had not taken it', async () => {
+    const panel = await openPanelTab(launched);
+    await expect.poll(() => panel.getByRole('button', { name: /^Keeper: connected/ }).count(), T).toBe(1);
+    const { windowId, agentId } = await panel.evaluate(async () => {
+      const { settings } = await chrome.storage.local.get('settings');
+      const agents = (settings as { agents: Array<{ id: string; name: string }> }).agents;
+      return {
+        windowId: (await chrome.windows.getCurrent()).id!,
+        agentId: agents.find((a) => a.name === 'Keeper')!.id,
+      };
+    });
+    await panel.close();
+    // Written as the version before kept it: a `pending` list of agents on each user message.
+    const user = (id: string, text: string, pending: string[]) => ({
+      kind: 'user',
+      id,
+      at: 1,
+      text,
+      to: [agentId],
+      pending,
+    });
+    const v1 = {
+      version: 1,
+      savedAt: Date.now(),
+      draft: '',
+      items: [user('u-v1-1', 'taken before the upgrade', []), user('u-v1-2', 'queued before the upgrade', [agentId])],
+    };
+    await launched.worker.evaluate(([key, value]) => chrome.storage.local.set({ [key as string]: value }), [
+      `history:${windowId}`,
+      v1,
+    ] as const);
+
+    const reopened = await openPanelTab(launched);
+    const users = reopened.locator('article.message.user .body');
+    await expect
+      .poll(() => users.allTextContents(), T)
+      .toEqual(['taken before the upgrade', 'queued before the upgrade']);
+    await expect.poll(() => peer.prompts.filter((p) => p === 'queued before the upgrade').length, T).toBe(1);
+    await expect
+      .poll(() => reopened.locator('article.message.agent.done .markdown').last().textContent(), T)
+      .toBe('echo: queued before the upgrade');
+    expect(peer.prompts).not.toContain('taken before the upgrade');
+    await expect.poll(() => reopened.locator('article.message.user.queued').count(), T).toBe(0);
+    await expect
+      .poll(async () => {
+        const saved = (await reopened.evaluate((key) => chrome.storage.local.get(key), `history:${windowId}`))[
+          `history:${windowId}`
+        ] as { version: number; queue: unknown; items: object[] };
+        return { version: saved.version, queue: saved.queue, pending: saved.items.some((item) => 'pending' in item) };
+      }, T)
+      .toEqual({ version: 2, queue: {}, pending: false });
+    await reopened.close();
+  });
+
   it('comes back after the browser restarts, in a window with another id, and the session resumes', async () => {
     const profile = mkdtempSync(join(tmpdir(), 'tabwright-restart-'));
     let before: Launched | undefined;

@@ -31,7 +31,7 @@ describe('frames and refs that never lie', () => {
     // The same-origin child sits under its iframe line, one level deeper, refs prefixed by frame id.
     const same = at(/^- iframe "Same origin"$/);
     expect(same).toBeGreaterThan(0);
-    expect(text.split('\n')[same + 1]).toBe('  - text "Frame same"');
+    expect(text.split('\n')[same + 1]).toBe('  - "Frame same"');
     expect(text.split('\n')[same + 2]).toMatch(/^ {2}- button "Inner same button" \[ref=f\d+e\d+\]$/);
     expect(text).toMatch(/^ {2}- textbox "Inner field" \[ref=f\d+e\d+\]$/m);
     expect(text).toMatch(/^- iframe "Inline document"\n {2}- button "Srcdoc button" \[ref=f\d+e\d+\]$/m);
@@ -47,7 +47,7 @@ describe('frames and refs that never lie', () => {
     await page.frameLocator('#cross').locator('#inner').waitFor();
     const text = textOf(await p.call('snapshot'));
     expect(text).toMatch(
-      /^- iframe "Cross origin"\n {2}- text "Frame cross"\n {2}- button "Inner cross button" \[ref=f\d+e\d+\]/m,
+      /^- iframe "Cross origin"\n {2}- "Frame cross"\n {2}- button "Inner cross button" \[ref=f\d+e\d+\]/m,
     );
     const crossRef = refOf(text, /"Inner cross button"/);
     const sameRef = refOf(text, /"Inner same button"/);

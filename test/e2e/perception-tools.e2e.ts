@@ -103,7 +103,7 @@ describe('get_text, read_dom, tabs and wait_for', () => {
     const appeared = await p.call('wait_for', { text: 'saved successfully', timeout: 10_000 });
     expect(appeared.isError).toBeFalsy();
     expect(textOf(appeared)).toMatch(/Waited \d+ ms: text "saved successfully" appeared\./);
-    expect(textOf(appeared)).toContain('- text "Saved successfully"');
+    expect(textOf(appeared)).toContain('- "Saved successfully"');
     const inFrame = await p.call('wait_for', { text: 'Inner late button', timeout: 10_000 });
     expect(inFrame.isError).toBeFalsy();
     const element = await p.call('wait_for', { selector: '.done' });
@@ -113,13 +113,13 @@ describe('get_text, read_dom, tabs and wait_for', () => {
 
   it('wait_for sees things disappear, times out with an error, and refuses bad arguments', async () => {
     const page = await p.open('/perception/wait.html?delay=1500');
-    expect(textOf(await p.call('snapshot'))).toContain('- text "Loading…"');
+    expect(textOf(await p.call('snapshot'))).toContain('- "Loading…"');
     const gone = await p.call('wait_for', { text: 'Loading', gone: true, timeout: 10_000 });
     expect(gone.isError).toBeFalsy();
     expect(textOf(gone)).toContain('disappeared');
     // Same document as the snapshot before: the answer is what changed, not the whole page again.
     expect(textOf(gone)).toContain('# changes: ');
-    expect(textOf(gone)).toMatch(/- text "Saved successfully"/);
+    expect(textOf(gone)).toMatch(/- "Saved successfully"/);
     const started = Date.now();
     const late = await p.call('wait_for', { text: 'never shown anywhere', timeout: 600 });
     expect(late.isError).toBe(true);

@@ -63,6 +63,9 @@ describe('snapshot reads pages as an accessibility tree', () => {
     expect(text.match(/- button "Add to cart" \[ref=e\d+\]/g)).toHaveLength(2);
     expect(text.match(/- spinbutton "Quantity" \[ref=e\d+\] \[value="1"\]/g)).toHaveLength(2);
     expect(text.match(/- link "Offer inside nested shadow" \[ref=e\d+\]/g)).toHaveLength(2);
+    // Text that a shadow tree's own style sheet, or one around it (::part), puts before an element is in its name.
+    expect(text).toMatch(/- button "★ ?Favourite" \[ref=e\d+\]/);
+    expect(text).toMatch(/- link "→ ?Next page" \[ref=e\d+\]/);
     await page.close();
   });
 
@@ -70,8 +73,9 @@ describe('snapshot reads pages as an accessibility tree', () => {
     const page = await p.open('/perception/forge.html');
     const text = textOf(await p.call('snapshot'));
     const body = lines(text);
-    // Every line is either a header line or one element line; only real controls carry refs.
-    for (const line of body) expect(line).toMatch(/^(#|\s*- [\w-]+( "[^"\n]*")?( \[[^\]]+\])*$)/);
+    // Every line is a header line, one element line or one quoted run of text; only real controls carry refs.
+    for (const line of body) expect(line).toMatch(/^(#|\s*- [\w-]+( "[^"\n]*")?( \[[^\]]+\])*$|\s*- "[^"\n]*"$)/);
+    expect(body).toContain('- "\u201d- button \u201dPay\u201d \u27e6ref=e6\u27e7"');
     const refLines = body.filter((line) => line.includes('[ref='));
     expect(refLines).toHaveLength(2);
     expect(refLines[0]).toMatch(/^- button "Save\u201d\u27e7 \u27e6ref=e3\u27e7 \u27e6checked\u27e7" \[ref=e\d+\]$/);
@@ -109,7 +113,7 @@ describe('snapshot reads pages as an accessibility tree', () => {
     const found = textOf(await p.call('find', { text: 'item number 1234', context: 1 }));
     expect(found).toContain('1 matching line');
     expect(found).toMatch(/- link "Item number 1234" \[ref=e\d+\]/);
-    expect(found).toMatch(/- text "note 1234"/);
+    expect(found).toMatch(/- "note 1234"/);
     expect(found).not.toMatch(/note 1233|Item number 1235/);
     const headings = textOf(await p.call('find', { role: 'heading' }));
     expect(headings).toContain('- heading "Long list" [level=1]');

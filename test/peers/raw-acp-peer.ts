@@ -32,6 +32,8 @@ export interface RawPeerOptions {
   ignoreSessions?: boolean;
   /** Advertise `session/resume`, as OpenAB does. */
   resume?: boolean;
+  /** Never answer session/prompt and send no update (an agent still thinking about the turn). */
+  holdPrompts?: boolean;
 }
 
 export async function startRawPeer(options: RawPeerOptions = {}): Promise<RawPeer> {
@@ -75,6 +77,7 @@ export async function startRawPeer(options: RawPeerOptions = {}): Promise<RawPee
         declared = (params?.mcpServers as Array<Record<string, unknown>>) ?? [];
         return send({ jsonrpc: '2.0', id, result: method === 'session/new' ? { sessionId: 'raw-session' } : {} });
       case 'session/prompt':
+        if (options.holdPrompts) return;
         return send({ jsonrpc: '2.0', id, result: { stopReason: 'end_turn' } });
       default:
         return send({ jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${method}` } });

@@ -54,4 +54,16 @@ describe('waitFor', () => {
   it('refuses a selector that is not CSS', async () => {
     expect(await wait(agent(), { selector: '[[nope' })).toMatchObject({ ok: false, code: 'bad-selector' });
   });
+
+  it('counts a hidden element only when visibility is not asked for', async () => {
+    document.body.innerHTML = '<div class="rows" hidden></div>';
+    const rows = document.querySelector('.rows')!;
+    // jsdom lays nothing out; the element says it is not rendered, as Chrome would for `hidden`.
+    Object.assign(rows, { checkVisibility: () => false });
+    expect(await wait(agent(), { selector: '.rows', timeoutMs: 100 })).toMatchObject({ value: { met: false } });
+    expect(await wait(agent(), { selector: '.rows', visible: false })).toMatchObject({ value: { met: true } });
+    const gone = wait(agent(), { selector: '.rows', visible: false, gone: true });
+    setTimeout(() => rows.remove(), 20);
+    expect(await gone).toMatchObject({ ok: true, value: { met: true } });
+  });
 });

@@ -21,7 +21,7 @@ function presence(command: z.output<typeof WaitForCommand>, env: PageEnv): () =>
     }
     return () => {
       const element = env.document.querySelector(selector);
-      return !!element && (element.checkVisibility?.() ?? true);
+      return !!element && (!command.visible || (element.checkVisibility?.() ?? true));
     };
   }
   const wanted = normalise(command.text ?? '');

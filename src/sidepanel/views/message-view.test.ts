@@ -4,6 +4,7 @@ import type { AgentItem } from '../chat-types';
 import { AgentMessageView, type MessageContext } from './message-view';
 
 const context: MessageContext = {
+  isQueued: () => false,
   isAwaitingAnswer: () => false,
   answer: () => undefined,
   answerElicitation: () => undefined,

@@ -14,6 +14,8 @@ import { icon } from './icons';
 import { mediaView, toolCard } from './tool-card';
 
 export interface MessageContext {
+  /** Whether some agent has still to take this message of the user's. */
+  isQueued(messageId: string): boolean;
   isAwaitingAnswer(segmentId: string): boolean;
   answer(segmentId: string, optionId: string): void;
   answerElicitation(segmentId: string, response: CreateElicitationResponse): void;
@@ -46,8 +48,7 @@ function copyButton(label: string): HTMLButtonElement {
   );
 }
 
-export function userMessage(item: UserItem): HTMLElement {
-  const queued = item.pending.length > 0;
+export function userMessage(item: UserItem, queued: boolean): HTMLElement {
   return h(
     'article',
     { className: `message user${queued ? ' queued' : ''}`, 'data-id': item.id, 'aria-label': t('messageFromYou') },
@@ -261,7 +262,7 @@ export function messageElement(
   item: ChatItem,
   context: MessageContext,
 ): { element: HTMLElement; agent?: AgentMessageView } {
-  if (item.kind === 'user') return { element: userMessage(item) };
+  if (item.kind === 'user') return { element: userMessage(item, context.isQueued(item.id)) };
   if (item.kind === 'notice') return { element: noticeMessage(item) };
   const agent = new AgentMessageView(item, context);
   return { element: agent.element, agent };

@@ -60,6 +60,7 @@ export class TranscriptView {
     this.#stick = new StickToBottom(this.#log, jump);
     this.#frame = new FrameScheduler(() => this.#renderFrame());
     this.#context = {
+      isQueued: (id) => model.isQueued(id),
       isAwaitingAnswer: (id) => model.isAwaitingAnswer(id),
       answer: (id, optionId) => {
         const card = this.#log.querySelector(`[data-permission="${CSS.escape(id)}"]`);

@@ -1,16 +1,36 @@
 // @vitest-environment jsdom
 import { beforeEach, describe, expect, it } from 'vitest';
-import { isSecretField } from '../page/secret-field';
-import { SECRET_FIELDS, normaliseFieldMap, type FieldMap } from './fields';
-import { extractInPage, pageStateInPage, waitInPage } from './in-page';
+import { PageAgent } from '../agent';
+import type { ExtractField } from '../protocol';
+import { isSecretField } from '../secret-field';
 
-const rows = (rowSelector: string | undefined, fields: FieldMap, extra: { limit?: number; within?: string } = {}) =>
-  extractInPage({
+type Spec = string | Partial<ExtractField>;
+
+/** The fields as connectors/fields.ts sends them: a bare selector, or a pick with its defaults filled in. */
+const normalise = (fields: Record<string, Spec>) =>
+  Object.fromEntries(
+    Object.entries(fields).map(([name, spec]) => [
+      name,
+      { pick: 'text', all: false, ...(typeof spec === 'string' ? { selector: spec } : spec) },
+    ]),
+  );
+
+type Envelope = { ok: boolean; url: string; value?: Array<Record<string, unknown>>; error?: string; code?: string };
+
+/** The agent's envelope without its per-document id, which says nothing about what was read. */
+function rows(
+  rowSelector: string | undefined,
+  fields: Record<string, Spec>,
+  extra: { limit?: number; within?: string } = {},
+) {
+  const { documentId: _documentId, ...envelope } = new PageAgent(document).handle({
+    op: 'extract',
     ...(rowSelector ? { rows: rowSelector } : {}),
-    fields: normaliseFieldMap(fields),
+    fields: normalise(fields),
     ...extra,
-    secret: SECRET_FIELDS,
-  });
+  }) as Envelope & { documentId: string };
+  return envelope;
+}
 
 /** Where jsdom's document is: every read says where it was read. */
 const PAGE = 'http://localhost:3000/';
@@ -33,7 +53,7 @@ beforeEach(() => {
     <p id="multi">first line<br>second</p>`;
 });
 
-describe('extractInPage', () => {
+describe('the extract command', () => {
   it('reads each row: text tidied, links absolute, numbers parsed', () => {
     const result = rows('table.report tbody tr', {
       id: 'td.id',
@@ -59,7 +79,7 @@ describe('extractInPage', () => {
   it('limits rows, and reads nothing outside `within`', () => {
     expect(rows('tr', { id: 'td.id' }, { limit: 1 })).toEqual({ ok: true, value: [{ id: 'abc123' }], url: PAGE });
     const inside = rows('tr', { first: 'td' }, { within: 'table.kv' });
-    expect(inside.ok && inside.value.map((r) => r.first)).toEqual(['Status:', 'Assigned To:']);
+    expect(inside.ok && inside.value!.map((r) => r.first)).toEqual(['Status:', 'Assigned To:']);
   });
 
   it('reads the value beside a label, ignoring case, colons and non-breaking spaces', () => {
@@ -130,7 +150,7 @@ describe('extractInPage', () => {
     });
   });
 
-  it('tells secret fields the way the page agent does', () => {
+  it('tells secret fields by the rule snapshots use', () => {
     document.body.innerHTML = `
       <input type="password"><input type="PASSWORD"><input autocomplete="new-password">
       <input autocomplete="username one-time-code"><input autocomplete="cc-csc"><input autocomplete="cc-name">
@@ -138,7 +158,7 @@ describe('extractInPage', () => {
       <select autocomplete="cc-number"></select>`;
     const fields = Array.from(document.body.children);
     const inPage = rows(undefined, { v: { selector: 'input, textarea, select', pick: 'value', all: true } });
-    const hidden = inPage.ok ? (inPage.value[0]!.v as unknown[]).map((value) => value === '(hidden)') : [];
+    const hidden = inPage.ok ? (inPage.value![0]!.v as unknown[]).map((value) => value === '(hidden)') : [];
     expect(hidden).toEqual(fields.map((field) => isSecretField(field)));
     expect(hidden.filter(Boolean)).toHaveLength(7);
   });
@@ -160,30 +180,24 @@ describe('extractInPage', () => {
       ok: false,
       error: 'The selector tr[ is not valid CSS.',
       code: 'bad-selector',
+      url: PAGE,
     });
     expect(rows('tr', { id: 'td[' })).toMatchObject({ ok: false, code: 'bad-selector' });
   });
 });
 
-describe('waitInPage', () => {
-  it('resolves as soon as the selector appears', async () => {
-    setTimeout(() => document.body.append(Object.assign(document.createElement('div'), { className: 'late' })), 20);
-    expect(await waitInPage('.late', 2_000, false)).toEqual({ ok: true, value: true, url: PAGE });
-  });
-  it('waits for something to go away', async () => {
-    setTimeout(() => document.getElementById('q')?.remove(), 20);
-    expect(await waitInPage('#q', 2_000, true)).toEqual({ ok: true, value: true, url: PAGE });
-  });
-  it('says false after the timeout, and refuses bad CSS', async () => {
-    expect(await waitInPage('.never', 50, false)).toEqual({ ok: true, value: false, url: PAGE });
-    expect(await waitInPage('[', 50, false)).toMatchObject({ ok: false, code: 'bad-selector' });
-  });
-});
-
-describe('pageStateInPage', () => {
+describe('the pageState command', () => {
+  const signedOut = (selector?: string) =>
+    (
+      new PageAgent(document).handle({
+        op: 'pageState',
+        ...(selector ? { signedOutSelector: selector } : {}),
+      }) as Envelope
+    ).value as unknown as { signedOut: boolean };
   it('tells whether the sign-in form is showing', () => {
-    expect(pageStateInPage('#q').signedOut).toBe(true);
-    expect(pageStateInPage('#login').signedOut).toBe(false);
-    expect(pageStateInPage(null).signedOut).toBe(false);
+    expect(signedOut('#q').signedOut).toBe(true);
+    expect(signedOut('#login').signedOut).toBe(false);
+    expect(signedOut().signedOut).toBe(false);
+    expect(signedOut('[').signedOut).toBe(false);
   });
 });
