@@ -27,6 +27,9 @@
  * Opening the page (Tabwright: the harness opens a tab; Playwright MCP: browser_navigate) is set-up
  * and not counted for either. Playwright MCP drives a Chromium (/usr/bin/chromium, the same build)
  * the bench starts with a DevTools port, so the bench reads that page's state the same way.
+ *
+ * TASKS_BENCH_DUMP=<dir> writes every answer either contender gave, one file per call
+ * (`<dir>/<task>/<run>-<contender>-<call>-<tool>.txt`), to see where the characters go.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -53,6 +56,7 @@ import type { Bench } from './run';
 import { median, ratio, type BenchTable } from './table';
 
 const RUNS = Number(process.env.TASKS_BENCH_RUNS ?? 3);
+const DUMP = process.env.TASKS_BENCH_DUMP;
 const PLAYWRIGHT_MCP = join(ROOT, 'node_modules/@playwright/mcp/cli.js');
 
 interface McpAnswer {
@@ -190,6 +194,22 @@ async function playwrightMcp(): Promise<PlaywrightMcp> {
   };
 }
 
+/** The adapter, writing each answer it gives to the dump directory as well. */
+function dumping(adapter: Adapter, dir: string, prefix: string): Adapter {
+  mkdirSync(dir, { recursive: true });
+  let count = 0;
+  return {
+    ...adapter,
+    async call(toolCall) {
+      const answer = await adapter.call(toolCall);
+      const name = `${prefix}-${String(++count).padStart(2, '0')}-${toolCall.tool}.txt`;
+      const head = `${JSON.stringify(toolCall.args).slice(0, 300)}\n${answer.isError ? 'ERROR ' : ''}${answer.text.length} chars\n---\n`;
+      writeFileSync(join(dir, name), head + answer.text);
+      return answer;
+    },
+  };
+}
+
 interface Tally {
   runs: TaskRun[];
 }
@@ -211,7 +231,9 @@ export const bench: Bench = {
           // Alternate who goes first, so drift on a busy machine hits both alike.
           const order = n % 2 === 0 ? ([ours, theirs] as const) : ([theirs, ours] as const);
           for (const adapter of order) {
-            const run = await runTask(task, adapter, rig.fixtures.allowed);
+            const who = adapter === ours ? 'tabwright' : 'playwright';
+            const contender = DUMP ? dumping(adapter, join(DUMP, task.id), `${n + 1}-${who}`) : adapter;
+            const run = await runTask(task, contender, rig.fixtures.allowed);
             tallies[i]![adapter === ours ? 'ours' : 'theirs'].runs.push(run);
           }
         }

@@ -49,13 +49,13 @@ describe('the demo agent’s command table', () => {
 
 describe('snapshot helpers', () => {
   const snapshot = [
-    '<untrusted-page-content origin="http://127.0.0.1:1">',
+    '<untrusted origin="http://127.0.0.1:1">',
     '- heading "Orders" [level=1]',
     '- button "Count" [ref=e3]',
     '- button "Count again" [ref=e4]',
     '- textbox "Your name" [ref=e7]',
     '- link "Second page" [ref=e9]',
-    '</untrusted-page-content>',
+    '</untrusted>',
   ].join('\n');
 
   it('finds a ref by exact name first, then by part', () => {

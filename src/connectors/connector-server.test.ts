@@ -124,7 +124,7 @@ describe('a connector as its own MCP server', () => {
     const result = await call('demo.list', { n: 2 });
     expect(result.isError).toBeUndefined();
     expect(result.structuredContent).toEqual({ rows: [{ name: 'a' }, { name: 'b' }] });
-    expect(text(result)).toContain('<untrusted-page-content origin="http://app.test">');
+    expect(text(result)).toContain('<untrusted origin="http://app.test">');
     expect(text(result)).toContain('a, b');
     expect(port.opened).toEqual(['demo http://app.test/']);
     expect(audit.map((entry) => `${entry.server}.${entry.tool} ${entry.origin} ${entry.outcome}`)).toEqual([

@@ -100,7 +100,7 @@ describe('performAction', () => {
     await performAction(ctx, response, { op: 'click', target: { ref: 'e1' } }, { fallbackLine: 'Clicked e1' });
     const text = textOf(response);
     expect(text).toContain('Clicked <button> "Count"');
-    expect(text).toContain('~ - status "1"  (was: - status "0")');
+    expect(text).toContain('~ - status "1" (was: "0")');
     expect(text).not.toContain('# snapshot —');
     const action = sent.find((command) => command.op === 'click') as { actionId?: string };
     expect(action.actionId).toMatch(/^[0-9a-f]{16}$/);

@@ -81,7 +81,8 @@ function randomId(): string {
 
 function settleNote(reply: z.infer<typeof ActionReply> | undefined): string {
   if (reply?.settled?.reason !== 'cap') return '';
-  return ` (the page kept changing; stopped waiting after ${(reply.settled.ms / 1000).toFixed(1)} s)`;
+  // How long it waited is in the timing _meta, not in what the model reads.
+  return ' (the page kept changing; stopped waiting)';
 }
 
 /** Reports the tab after an action through the response builder, which decides diff or page. */

@@ -85,7 +85,7 @@ describe('the dialog argument', () => {
     expect(text).toContain(
       'The page opened a confirm dialog during the action; it was answered as the call said: accepted (OK)',
     );
-    expect(text).toContain(`<untrusted-page-content origin="${SITE}">\nDelete the report?\n</untrusted-page-content>`);
+    expect(text).toContain(`<untrusted origin="${SITE}">\nDelete the report?\n</untrusted>`);
   });
 
   it('is taken by every page action that writes, and by every tool that leaves a page', () => {
@@ -145,7 +145,7 @@ describe('the dialog argument', () => {
       { frameId: 2, url: 'about:blank' },
     ];
     const { text } = await setUp({ dialogs: dialogs.port, frames }).call('click', { ref: 'e1' });
-    expect(text).toContain(`<untrusted-page-content origin="${SITE}">\nDelete the report?`);
+    expect(text).toContain(`<untrusted origin="${SITE}">\nDelete the report?`);
   });
 
   it('is never passed on by a read: a hover dismisses whatever it opens', async () => {

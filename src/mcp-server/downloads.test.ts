@@ -156,7 +156,7 @@ describe('reportStartedDownloads', () => {
       .content.map((c) => (c.type === 'text' ? c.text : ''))
       .join('\n');
     expect(text).toContain('This action started a download:\n- [1] "file-1.csv" — 2.0 kB, complete');
-    expect(text).toContain('<untrusted-page-content origin="downloads">');
+    expect(text).toContain('<untrusted origin="downloads">');
     expect(text).not.toContain('secret-name');
     expect(text).not.toContain('[2]');
   });

@@ -32,10 +32,10 @@ describe('diffSnapshots', () => {
     ]);
     expect(formatDiff(diff)).toBe(
       [
-        '# changes since the previous snapshot: 1 changed; refs not shown are unchanged',
+        '# changes: 1 changed',
         '  - main',
         '    - paragraph',
-        '~     - text "Clicked 1 times."  (was: - text "Clicked 0 times.")',
+        '~     - text "Clicked 1 times." (was: "Clicked 0 times.")',
       ].join('\n'),
     );
   });
@@ -45,7 +45,7 @@ describe('diffSnapshots', () => {
     after[5] = '  - textbox "Your name" [ref=e2] [value="Ada"]';
     const diff = diffSnapshots(snap(page), snap(after))!;
     expect(diff.changed).toBe(1);
-    expect(formatDiff(diff)).toContain('~   - textbox "Your name" [ref=e2] [value="Ada"]  (was: no states)');
+    expect(formatDiff(diff)).toContain('~   - textbox "Your name" [ref=e2] [value="Ada"] (was: no [value])');
   });
 
   it('lists added and removed lines with their refs', () => {
@@ -92,11 +92,28 @@ describe('diffSnapshots', () => {
 });
 
 describe('describeWas', () => {
-  it('shows the old states when the element is the same kind with the same name', () => {
-    expect(describeWas('- checkbox "Agree" [ref=e4] [checked]', '- checkbox "Agree" [ref=e4]')).toBe('was: no states');
+  it('shows only the old name and states that differ when the element is the same kind', () => {
+    expect(describeWas('- checkbox "Agree" [ref=e4] [checked]', '- checkbox "Agree" [ref=e4]')).toBe(
+      'was: no [checked]',
+    );
     expect(describeWas('- checkbox "Agree" [ref=e4]', '- checkbox "Agree" [ref=e4] [checked]')).toBe('was: [checked]');
     expect(describeWas('- button "Save" [ref=e4]', '- button "Saving" [ref=e4] [disabled]')).toBe(
-      'was: - button "Saving" [ref=e4] [disabled]',
+      'was: "Saving" [disabled]',
     );
+    expect(
+      describeWas(
+        '- textbox "Birthday" [ref=e1] [value="2024-05-31"] [format=YYYY-MM-DD]',
+        '- textbox "Birthday" [ref=e1] [format=YYYY-MM-DD]',
+      ),
+    ).toBe('was: no [value]');
+    expect(describeWas('- combobox "Size" [ref=e2] [value="M"]', '- combobox "Size" [ref=e2] [value="S"]')).toBe(
+      'was: [value="S"]',
+    );
+    expect(describeWas('- heading "Done"', '- heading')).toBe('was: no name');
+    expect(describeWas('  - "Clicked 1 times."', '  - "Clicked 0 times."')).toBe('was: "Clicked 0 times."');
+  });
+
+  it('shows the whole old line when the role changed', () => {
+    expect(describeWas('- link "Save" [ref=e4]', '- button "Save" [ref=e4]')).toBe('was: - button "Save" [ref=e4]');
   });
 });

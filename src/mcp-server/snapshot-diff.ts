@@ -4,7 +4,15 @@
  * context so a line can be placed in the tree. Refs that do not appear are unchanged and stay
  * valid. Pure: strings in, strings out.
  */
-import { headOfLine, indentOfLine, refOfLine, roleOfLine, withoutRef } from '../page/snapshot-line';
+import {
+  headOfLine,
+  indentOfLine,
+  isTextLine,
+  refOfLine,
+  roleOfLine,
+  TEXT_ROLE,
+  withoutRef,
+} from '../page/snapshot-line';
 import { diffLines, MAX_EDITS, type Op } from './line-diff';
 
 export interface SnapshotLines {
@@ -144,24 +152,62 @@ export function diffSnapshots(
   return diff;
 }
 
-/** What a changed line used to say, as briefly as still makes sense. */
+interface LineStates {
+  role: string;
+  /** `"name"` as the line shows it, or '' when it shows none. */
+  name: string;
+  /** `[…]` marks after the name, the ref left out. */
+  states: string[];
+}
+
+/** Names and values arrive neutralised (no brackets or quotes inside), so marks split cleanly. */
+function statesOf(line: string): LineStates {
+  const trimmed = line.trim();
+  // A run of text (`- "…"`) is all name: it has no role word and no marks.
+  if (isTextLine(trimmed)) return { role: TEXT_ROLE, name: trimmed.slice(2), states: [] };
+  const head = headOfLine(trimmed);
+  const role = roleOfLine(trimmed);
+  const name = head.slice(`- ${role}`.length).trim();
+  const states = (withoutRef(trimmed.slice(head.length)).match(/\[[^\]]*\]/g) ?? []).filter(
+    (mark) => !mark.startsWith('[ref='),
+  );
+  return { role, name, states };
+}
+
+/** `[value="x"]` → `[value]`: the mark's key, for saying it was absent. */
+const keyOf = (mark: string) => mark.replace(/=.*\]$/, ']');
+
+/**
+ * What a changed line used to say, as briefly as still makes sense: only the name and the marks
+ * that differ (`was: "Clicked 0 times."`, `was: [expanded=false]`, `was: no [checked]`); the
+ * whole old line when the role changed.
+ */
 export function describeWas(line: string, was: string): string {
   const now = line.trim();
   const then = was.trim();
   if (now === then) return 'moved';
-  const head = headOfLine(then);
-  if (head === headOfLine(now)) {
-    const states = withoutRef(then.slice(head.length)).trim();
-    return `was: ${states || 'no states'}`;
+  const after = statesOf(now);
+  const before = statesOf(then);
+  if (!after.role || after.role !== before.role) return `was: ${then}`;
+  const parts: string[] = [];
+  if (before.name !== after.name) parts.push(before.name || 'no name');
+  const gone = before.states.filter((mark) => !after.states.includes(mark));
+  parts.push(...gone);
+  if (!parts.length) {
+    const added = after.states.filter((mark) => !before.states.includes(mark));
+    parts.push(`no ${added.map(keyOf).join(' ')}`);
   }
-  return `was: ${then}`;
+  return `was: ${parts.join(' ')}`;
 }
 
 export function isEmptyDiff(diff: SnapshotDiff): boolean {
   return diff.entries.length === 0 && !diff.url && !diff.title;
 }
 
-/** The diff as text: `+` added, `-` removed, `~` changed, two spaces for context lines. */
+/**
+ * The diff as text: `+` added, `-` removed, `~` changed, two spaces for context lines. Refs not
+ * shown are unchanged; the format says that once (SPEC §4), not every answer.
+ */
 export function formatDiff(diff: SnapshotDiff, maxChars = 0): string {
   const counts = [
     diff.changed ? `${diff.changed} changed` : '',
@@ -172,10 +218,10 @@ export function formatDiff(diff: SnapshotDiff, maxChars = 0): string {
   if (diff.url) header.push(`# url: ${diff.url.from} → ${diff.url.to}`);
   if (diff.title) header.push(`# title: ${diff.title.to.replace(/\s+/g, ' ')}`);
   if (!counts.length) {
-    header.push('# no change in the snapshot since the previous one; its refs are still valid');
+    header.push('# no changes since the previous snapshot');
     return header.join('\n');
   }
-  header.push(`# changes since the previous snapshot: ${counts.join(', ')}; refs not shown are unchanged`);
+  header.push(`# changes: ${counts.join(', ')}`);
   const body = diff.entries.map((entry) => {
     switch (entry.kind) {
       case 'context':
@@ -185,7 +231,7 @@ export function formatDiff(diff: SnapshotDiff, maxChars = 0): string {
       case 'removed':
         return `- ${entry.line}`;
       case 'changed':
-        return `~ ${entry.line}  (${describeWas(entry.line, entry.was)})`;
+        return `~ ${entry.line} (${describeWas(entry.line, entry.was)})`;
     }
   });
   const head = header.join('\n');

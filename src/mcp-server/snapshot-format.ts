@@ -83,17 +83,23 @@ export function findLines(lines: readonly string[], query: FindQuery): { groups:
   return { groups, matches: hits.length };
 }
 
-/** The find result as text, within `maxChars`, saying how many matches were left out. */
+/** The url as read inside a wrapper that already names its origin: the rest of it. */
+export function urlWithin(url: string, origin: string): string {
+  return url.startsWith(origin) && url.length > origin.length ? url.slice(origin.length) : url;
+}
+
+/**
+ * The find result as text, within `maxChars`, saying how many matches were left out. One header
+ * line: the count, the page's title and its url without the origin, which the untrusted wrapper
+ * around the result names. The query is the caller's own and is not echoed.
+ */
 export function formatFind(
   snapshot: Pick<SnapshotText, 'title' | 'url'>,
-  query: FindQuery,
   found: { groups: string[][]; matches: number },
-  maxChars = DEFAULT_MAX_CHARS,
+  { maxChars = DEFAULT_MAX_CHARS, origin = '' }: { maxChars?: number; origin?: string } = {},
 ): string {
-  const wanted = [query.text ? `text "${neutraliseText(query.text)}"` : '', query.role ? `role ${query.role}` : '']
-    .filter(Boolean)
-    .join(' and ');
-  const head = `${snapshotHeader(snapshot)}\n# find ${wanted}: ${found.matches} matching line${found.matches === 1 ? '' : 's'}`;
+  const count = `${found.matches} matching line${found.matches === 1 ? '' : 's'}`;
+  const head = `# ${count} · ${neutraliseText(snapshot.title)} · ${neutraliseText(urlWithin(snapshot.url, origin))}`;
   if (found.matches === 0) return `${head}\n# nothing matched; try a shorter text, another role, or read the snapshot`;
   const parts: string[] = [head];
   let used = head.length;

@@ -62,9 +62,7 @@ describe('dialogs', () => {
     expect(confirmedText).toContain(
       'The page opened a confirm dialog during the action; it was answered as the call said: accepted (OK)',
     );
-    expect(confirmedText).toMatch(
-      /<untrusted-page-content origin="http:\/\/127\.0\.0\.1:\d+">\nDelete the report\?\n<\/untrusted-page-content>/,
-    );
+    expect(confirmedText).toMatch(/<untrusted origin="http:\/\/127\.0\.0\.1:\d+">\nDelete the report\?\n<\/untrusted>/);
 
     const renamed = textOf(
       await rig.call('click', {
@@ -97,7 +95,7 @@ describe('dialogs', () => {
     expect(result.isError, text).toBeFalsy();
     expect(await out(page)).toBe('kept');
     expect(text).toContain('it was dismissed (Cancel), because the call gave no `dialog` answer');
-    expect(text).toMatch(/<untrusted-page-content origin="[^"]+">\nDelete the report\?\n/);
+    expect(text).toMatch(/<untrusted origin="[^"]+">\nDelete the report\?\n/);
     expect(text).toContain('repeat the action with `dialog`');
 
     const typed = textOf(await rig.call('click', { ref: refIn(snapshot, /button "Rename"/) }));

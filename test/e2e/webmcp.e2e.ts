@@ -89,7 +89,7 @@ describe('page-declared tools through the gates', () => {
     expect(list.description).toContain(`Page-provided tool declared by ${fixtures.allowed}`);
     // The page's bidi override is gone and its fake closing tag defused.
     expect(list.description).not.toContain('\u202e');
-    expect(list.description).not.toContain('</untrusted-page-content>');
+    expect(list.description).not.toContain('</untrusted>');
     expect(list.annotations?.readOnlyHint).toBe(true);
     const remove = listed.find((tool) => tool.name === `${server}.delete_note`)!;
     expect(remove.annotations?.readOnlyHint).toBe(false);
@@ -100,9 +100,9 @@ describe('page-declared tools through the gates', () => {
     const read = await client.callTool({ name: `${server}.list_notes`, arguments: {} });
     expect(read.isError).toBeFalsy();
     const readText = textOf(read);
-    expect(readText.startsWith(`<untrusted-page-content origin="${fixtures.allowed}">`)).toBe(true);
+    expect(readText.startsWith(`<untrusted origin="${fixtures.allowed}">`)).toBe(true);
     expect(readText).toContain('Buy milk');
-    expect(readText.match(/<\/untrusted-page-content>/g)).toHaveLength(1);
+    expect(readText.match(/<\/untrusted>/g)).toHaveLength(1);
 
     // Arguments that do not fit the declared schema never reach the page.
     const invalid = await client.callTool({ name: `${server}.search_notes`, arguments: { word: '' } });

@@ -34,6 +34,7 @@ export const find = defineTool({
     // A fresh snapshot, so every ref in the answer is current; it becomes the latest snapshot.
     const taken = await ctx.readPage(ctx.tab);
     const query = { text: args.text, role: args.role, context: args.context };
-    response.pageText(originOf(taken.url), formatFind(taken, query, findLines(taken.lines, query)));
+    const origin = originOf(taken.url);
+    response.pageText(origin, formatFind(taken, findLines(taken.lines, query), { origin }));
   },
 });
