@@ -85,7 +85,8 @@ export async function ask(panel: Page, text: string, timeout = 60_000): Promise<
   await sendMessage(panel, text);
   await expect.poll(() => replies.count(), { timeout }).toBeGreaterThan(before);
   const reply = replies.nth(before);
-  await expect.poll(() => reply.evaluate((el) => el.classList.contains('done')), { timeout }).toBe(true);
+  // The turn is over and its text fully rendered: long results land a slice per frame.
+  await expect.poll(() => reply.evaluate((el) => el.matches('.done[aria-busy="false"]')), { timeout }).toBe(true);
   return (await reply.locator('.body').innerText()).trim();
 }
 

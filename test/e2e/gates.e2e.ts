@@ -23,7 +23,7 @@ import {
 const TOKEN = 'gates-token_1';
 const PASSWORD = 'hunter2-Secret!';
 
-/** Sends a command to the demo agent and waits for its answer to match. */
+/** Sends a command to the demo agent and waits for its finished, rendered answer to match. */
 async function ask(panel: Page, text: string, answer: RegExp): Promise<string> {
   const replies = panel.locator('article.message.agent');
   const before = await replies.count();
@@ -33,7 +33,10 @@ async function ask(panel: Page, text: string, answer: RegExp): Promise<string> {
     .poll(
       async () => {
         if ((await replies.count()) <= before) return '';
-        reply = await replies.last().innerText();
+        // Read once the turn is over and its text fully rendered (slices land over frames).
+        const last = replies.last();
+        if (!(await last.evaluate((el) => el.matches('.done[aria-busy="false"]')))) return '';
+        reply = await last.innerText();
         return reply;
       },
       { timeout: 30_000 },

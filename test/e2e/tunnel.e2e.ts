@@ -15,7 +15,7 @@ describe('the demo agent uses the browser tools through the real panel', () => {
     const page = await openActiveTab(rig.launched, rig.fixtures.url('/index.html'));
 
     await sendMessage(panel, 'snapshot');
-    const replies = panel.locator('article.message.agent.done');
+    const replies = panel.locator('article.message.agent.done[aria-busy="false"]');
     await expect.poll(() => replies.count(), { timeout: 15_000 }).toBe(1);
     const snapshot = await replies.nth(0).locator('.body').innerText();
     expect(snapshot).toContain('# snapshot — Tabwright demo page');

@@ -9,9 +9,15 @@ export interface PaceLimits {
   /** Fewest characters a slice renders, so a slow frame still makes progress. */
   minChars: number;
   maxChars: number;
+  /**
+   * Renders shorter than this teach nothing: their time is mostly what every render costs whatever
+   * its length (elements made, sanitizing), and dividing it by a few characters would make every
+   * later slice tiny, so a short tool result would crawl out a few lines per frame.
+   */
+  sampleChars: number;
 }
 
-export const DEFAULT_PACE: PaceLimits = { initialMsPerChar: 0.02, minChars: 200, maxChars: 16_000 };
+export const DEFAULT_PACE: PaceLimits = { initialMsPerChar: 0.02, minChars: 200, maxChars: 16_000, sampleChars: 1_000 };
 
 export class RenderPace {
   #msPerChar: number;
@@ -32,7 +38,7 @@ export class RenderPace {
    * make the next one too big.
    */
   record(chars: number, ms: number): void {
-    if (chars <= 0) return;
+    if (chars < this.limits.sampleChars) return;
     const measured = Math.max(ms, 0.01) / chars;
     this.#msPerChar = measured >= this.#msPerChar ? measured : this.#msPerChar * 0.75 + measured * 0.25;
   }
