@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { FRAME_GONE_TEXT } from '../page/error-codes';
 import type { PageCommand } from '../page/protocol';
-import { elementTarget, performAction, targetLabel } from './action-flow';
+import { elementTarget, performAction, reportNewPage, targetLabel } from './action-flow';
 import { PageCommandError, type BrowserPort, type NavigationWatch, type TabInfo } from './browser-port';
 import { NavigationTracker } from './navigation-tracker';
 import { PageGuard } from './page-guard';
@@ -202,6 +203,55 @@ it('gives up on a page that stops answering (a dialog blocks it) and says why', 
   );
   await expect(run).rejects.toThrow(/did not answer within 0 s\. It may be showing a dialog/);
   expect(sent.some((command) => command.op === 'cancelWait')).toBe(true);
+});
+
+describe('reportNewPage', () => {
+  /** A new page that sends itself to `to` while its first snapshot is being read. */
+  function movingPage(to: string) {
+    const state = { url: 'http://127.0.0.1/mover', documentId: 'doc-1', lines: ['- heading "Mover" [level=1]'] };
+    const { ctx } = fakeContext({
+      state,
+      act: async () => ({}),
+      refused: (url) =>
+        url.startsWith('http://secret.example') ? 'secret.example is not an allowed site.' : undefined,
+    });
+    const read = ctx.readPage;
+    let reads = 0;
+    ctx.readPage = async (tab) => {
+      if (reads++ > 0) return read(tab);
+      Object.assign(state, { url: to, documentId: 'doc-2', lines: ['- heading "Where it went" [level=1]'] });
+      throw new PageCommandError(FRAME_GONE_TEXT, 'frame-gone');
+    };
+    return { ctx, reads: () => reads };
+  }
+
+  it('says a page that moved on to a site the gates refuse is not shown, and shows none of it', async () => {
+    const { ctx, reads } = movingPage('http://secret.example/s');
+    const response = new ResponseBuilder();
+    await reportNewPage(
+      ctx,
+      response,
+      { ...TAB, url: 'http://127.0.0.1/mover' },
+      'Navigated to http://127.0.0.1/mover',
+    );
+    const text = textOf(response);
+    expect(reads()).toBe(2);
+    expect(text).toContain('may not read');
+    expect(text).not.toContain('Where it went');
+  });
+
+  it('shows the allowed page a new page moved on to', async () => {
+    const { ctx } = movingPage('http://127.0.0.1/landed');
+    const response = new ResponseBuilder();
+    await reportNewPage(
+      ctx,
+      response,
+      { ...TAB, url: 'http://127.0.0.1/mover' },
+      'Navigated to http://127.0.0.1/mover',
+    );
+    expect(response.isError).toBe(false);
+    expect(textOf(response)).toContain('- heading "Where it went" [level=1]');
+  });
 });
 
 describe('elementTarget and targetLabel', () => {

@@ -200,5 +200,15 @@ export async function reportNewPage(
   options: { settle?: boolean } = {},
 ): Promise<void> {
   if (options.settle !== false) await settlePage(ctx, tab.id);
-  await reportPage(ctx, response, tab, line, undefined);
+  try {
+    await reportPage(ctx, response, tab, line, undefined);
+  } catch (error) {
+    // The new page sent itself on while it was read (a script at load): show where it went, once,
+    // judged by the gates like any page; a second move is reported as it is.
+    if (!(error instanceof PageCommandError) || !meansDocumentGone(error.code)) throw error;
+    await settlePage(ctx, tab.id);
+    const moved = await ctx.browser.getTab(tab.id);
+    if (!moved) throw error;
+    await reportPage(ctx, response, moved, line, undefined);
+  }
 }

@@ -21,7 +21,7 @@ describe('the demo agent over the ACP SDK binding through the real panel', () =>
     await panel.getByRole('switch', { name: 'Act mode' }).check();
     await panel.getByRole('button', { name: 'Settings' }).click();
     const page = await openActiveTab(rig.launched, rig.fixtures.url('/index.html'));
-    const replies = panel.locator('article.message.agent.done');
+    const replies = panel.locator('article.message.agent.done[aria-busy="false"]');
 
     await sendMessage(panel, 'snapshot');
     await expect.poll(() => replies.count(), { timeout: 15_000 }).toBe(1);

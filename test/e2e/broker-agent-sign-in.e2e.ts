@@ -37,7 +37,7 @@ describe('an agent that needs signing in, in the real panel', () => {
     await methods.getByRole('button', { name: 'Sign in: Use TEST_AGENT_KEY' }).click();
     await panel.getByRole('button', { name: /^Keyed: connected/ }).waitFor({ timeout: 30_000 });
     await sendMessage(panel, 'hello');
-    const reply = panel.locator('article.message.agent.done');
+    const reply = panel.locator('article.message.agent.done[aria-busy="false"]');
     await expect.poll(() => reply.count(), { timeout: 30_000 }).toBe(1);
     expect(await reply.locator('.body').innerText()).toContain('agent heard: hello');
     expect(logs.filter((line) => /^agent process \d+ started$/.test(line))).toHaveLength(1);

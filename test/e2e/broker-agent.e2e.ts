@@ -22,7 +22,7 @@ describe('a stdio ACP agent behind the broker works in the real panel', () => {
     await panel.getByRole('switch', { name: 'Act mode' }).check();
     await panel.getByRole('button', { name: 'Settings' }).click();
     const page = await openActiveTab(rig.launched, rig.fixtures.url('/index.html'));
-    const replies = panel.locator('article.message.agent.done');
+    const replies = panel.locator('article.message.agent.done[aria-busy="false"]');
 
     await sendMessage(panel, 'mcp');
     await expect.poll(() => replies.count(), { timeout: 30_000 }).toBe(1);

@@ -71,7 +71,7 @@ describe.skipIf(!installed)('real Claude Code behind the broker, in the real pan
     await sendMessage(panel, 'What is the title of the page I am looking at?');
     // Claude Code asks before it uses an MCP tool; the question is answered in the panel.
     const allow = panel.getByRole('button', { name: 'Allow', exact: true });
-    const reply = panel.locator('article.message.agent.done');
+    const reply = panel.locator('article.message.agent.done[aria-busy="false"]');
     await expect
       .poll(
         async () => {

@@ -123,9 +123,9 @@ describe('the panel in Traditional Chinese (Taiwan)', () => {
     expect(await panel.getByRole('navigation', { name: '代理程式', exact: true }).count()).toBe(1);
     expect(await panel.getByRole('textbox', { name: '訊息', exact: true }).count()).toBe(1);
     await sendMessage(panel, 'Why does the build fail on an empty config file?', zh);
-    await panel.locator('article.message.agent.done').first().waitFor({ timeout: 30_000 });
+    await panel.locator('article.message.agent.done[aria-busy="false"]').first().waitFor({ timeout: 30_000 });
     await sendMessage(panel, 'showcase', zh);
-    await panel.locator('article.message.agent.done').nth(1).waitFor({ timeout: 30_000 });
+    await panel.locator('article.message.agent.done[aria-busy="false"]').nth(1).waitFor({ timeout: 30_000 });
     await panel.locator('.card.tool summary').first().click();
     expect(await panel.locator('.card.tool .card-kind').first().textContent()).toBe('讀取');
     expect(await panel.getByRole('button', { name: zh('copyCodeIn', 'ts') }).count()).toBeGreaterThan(0);

@@ -51,7 +51,7 @@ describe('modes, models and input requests', () => {
     await chip.waitFor(T);
     // The modes and model the agent gave in session/new reach the chip through the broker.
     await expect.poll(() => chip.getAttribute('aria-label'), T).toMatch(/mode: Chat, model: Swift 1/);
-    const replies = panel.locator('article.message.agent.done');
+    const replies = panel.locator('article.message.agent.done[aria-busy="false"]');
     // The reply's own words come after any card it holds.
     const lastReply = async () =>
       (await replies.last().locator('.body').innerText()).trim().split('\n').filter(Boolean).at(-1) ?? '';

@@ -47,7 +47,7 @@ describe('the chat panel against a live ACP peer', () => {
     return page;
   }
 
-  const replies = (page: Page) => page.locator('article.message.agent.done');
+  const replies = (page: Page) => page.locator('article.message.agent.done[aria-busy="false"]');
 
   it('renders markdown, code, tables, links, plans, thoughts and tool cards; the roster shows the session', async () => {
     panel = await connectedPanel();

@@ -17,9 +17,9 @@ describe('a room with two agents', () => {
   const replies = (name?: string) =>
     name
       ? panel
-          .locator('article.message.agent.done')
+          .locator('article.message.agent.done[aria-busy="false"]')
           .filter({ has: panel.locator('.who', { hasText: new RegExp(`^${name}$`) }) })
-      : panel.locator('article.message.agent.done');
+      : panel.locator('article.message.agent.done[aria-busy="false"]');
   // Off-screen replies are not laid out (content-visibility), and innerText needs layout.
   const lastReplyText = async (name: string) => {
     const reply = replies(name).last().locator('.markdown');

@@ -151,7 +151,7 @@ describe('agent text cannot script the panel', () => {
     await addAgentThroughForm(panel, { name: 'Mallory', url: peer.url, token: '' });
     await expect.poll(() => panel.getByRole('button', { name: /^Mallory: connected/ }).count(), T).toBe(1);
     await sendMessage(panel, 'corpus');
-    const reply = panel.locator('article.message.agent.done');
+    const reply = panel.locator('article.message.agent.done[aria-busy="false"]');
     await expect.poll(() => reply.count(), T).toBe(1);
     expect(await reply.locator('.markdown').last().textContent()).toBe(`corpus done: ${vectors.length}`);
     // One message per vector (plus thoughts for some), each rendered on its own.
