@@ -189,7 +189,8 @@ async function playwrightMcp(): Promise<PlaywrightMcp> {
       await client.close().catch(() => undefined);
       await browser.close().catch(() => undefined);
       browserProcess.process.kill();
-      rmSync(scratch, { recursive: true, force: true });
+      // Chromium may still be writing its profile for a moment after the kill.
+      rmSync(scratch, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     },
   };
 }
