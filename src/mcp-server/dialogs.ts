@@ -74,9 +74,10 @@ export async function armDialogs(ctx: ToolContext, tabId: number, frameId: numbe
   const port = ctx.dialogs;
   if (!port) return undefined;
   const token = randomToken();
-  const frames = await ctx.page.frames(tabId).catch(() => [] as FrameInfo[]);
   const answer = ctx.dialog;
   let answered: Parameters<DialogPort['arm']>[2];
+  // The frame list is only needed to judge where an answer would go; most calls give none.
+  const frames = answer ? await ctx.page.frames(tabId).catch(() => [] as FrameInfo[]) : [];
   const frame = frames.find((f) => f.frameId === frameId);
   if (answer && frame && (await ctx.checkDestination(decidingUrl(frame, frames))) === undefined) {
     answered = { frameId, answer, ...(frame.documentId ? { documentId: frame.documentId } : {}) };

@@ -1,10 +1,11 @@
 /**
  * After an action the page needs a moment to show its effect. The wait adapts to what the page
  * does: once the DOM has changed, it ends when two animation frames have passed without another
- * change and every request the action set off has finished; when nothing changed at all, it waits
- * a little longer (`idleMs`) in case the change is on its way by a timer. It ends at once when the
- * document starts navigating away, and never later than the cap. Same-document navigations that a
- * router intercepts, and regions the page marks `aria-busy`, are waited for until they finish.
+ * change since the action ended and every request the action set off has finished; when nothing
+ * changed at all, it waits a little longer (`idleMs`) in case the change is on its way by a timer.
+ * It ends at once when the document starts navigating away, and never later than the cap.
+ * Same-document navigations that a router intercepts, and regions the page marks `aria-busy`, are
+ * waited for until they finish.
  * Requests are seen through the page's own request signals (see `main-world/request-signals.ts`).
  */
 import { RequestWatch } from './request-watch';
@@ -146,10 +147,11 @@ export class SettleWatch {
         stop();
         reject(new ActionCancelled());
       };
-      // Activity (a DOM change, a request starting or ending) seen by the previous frame; what the
-      // action itself did counts against the first frame, so quiet frames are whole frames.
-      let seenMutations = 0;
-      let seenRequests = 0;
+      // Activity (a DOM change, a request starting or ending) seen by the previous frame. What the
+      // action did before the wait began is already seen: a page that answered within the action
+      // (a synchronous handler, a framework's microtask render) needs two frames, not a third.
+      let seenMutations = this.#mutations;
+      let seenRequests = this.#requests.events;
       let quietFrames = 0;
       const step = () => {
         frame = 0;

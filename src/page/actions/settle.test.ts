@@ -1,0 +1,91 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { REQUEST_EVENT } from './request-watch';
+import { SettleWatch, type SettleOptions } from './settle';
+
+const OPTIONS: SettleOptions = { quietFrames: 2, quietMs: 0, idleMs: 300, capMs: 3_000 };
+
+/** Animation frames the page has drawn since `start`, counted by a callback of our own each frame. */
+function frameCounter(view: Window): { readonly frames: number; stop(): void } {
+  let frames = 0;
+  let id = 0;
+  const tick = () => {
+    frames++;
+    id = view.requestAnimationFrame(tick);
+  };
+  id = view.requestAnimationFrame(tick);
+  return {
+    get frames() {
+      return frames;
+    },
+    stop: () => view.cancelAnimationFrame(id),
+  };
+}
+
+describe('SettleWatch', () => {
+  let output: HTMLElement;
+  beforeEach(() => {
+    document.body.innerHTML = '<output>0</output>';
+    output = document.querySelector('output')!;
+  });
+  afterEach(() => {
+    document.body.innerHTML = '';
+  });
+
+  it('ends two frames after an action that changed the page within itself', async () => {
+    const watch = new SettleWatch(document);
+    output.textContent = '1'; // the page's handler answered synchronously
+    await Promise.resolve();
+    const counter = frameCounter(window);
+    const settled = await watch.settle(OPTIONS, new AbortController().signal);
+    counter.stop();
+    watch.dispose();
+    expect(settled.reason).toBe('quiet');
+    expect(settled.mutations).toBeGreaterThan(0);
+    // The frame that shows the change and one more; a third would be a wait the page never needed.
+    expect(counter.frames).toBeLessThanOrEqual(2);
+  });
+
+  it('waits for two quiet frames after a change the page makes once the wait has begun', async () => {
+    const watch = new SettleWatch(document);
+    const counter = frameCounter(window);
+    const wait = watch.settle(OPTIONS, new AbortController().signal);
+    let changedAtFrame = -1;
+    window.requestAnimationFrame(() => {
+      changedAtFrame = counter.frames;
+      output.textContent = 'later';
+    });
+    const settled = await wait;
+    counter.stop();
+    watch.dispose();
+    expect(settled.reason).toBe('quiet');
+    expect(changedAtFrame).toBeGreaterThanOrEqual(0);
+    // Frames after the change passed before the wait ended (a timer stands in for a late frame).
+    expect(counter.frames).toBeGreaterThan(changedAtFrame);
+  });
+
+  it('waits for a request the action started, then for quiet frames', async () => {
+    const watch = new SettleWatch(document);
+    window.dispatchEvent(new CustomEvent(REQUEST_EVENT, { detail: 'start:1' }));
+    const wait = watch.settle(OPTIONS, new AbortController().signal);
+    let ended = false;
+    setTimeout(() => {
+      ended = true;
+      window.dispatchEvent(new CustomEvent(REQUEST_EVENT, { detail: 'end:1' }));
+    }, 120);
+    const settled = await wait;
+    watch.dispose();
+    expect(ended).toBe(true);
+    expect(settled.reason).toBe('quiet');
+    expect(settled.settleMs).toBeGreaterThanOrEqual(120);
+  });
+
+  it('waits the idle time when the action changed nothing', async () => {
+    const watch = new SettleWatch(document);
+    const settled = await watch.settle({ ...OPTIONS, idleMs: 100 }, new AbortController().signal);
+    watch.dispose();
+    expect(settled.reason).toBe('idle');
+    expect(settled.mutations).toBe(0);
+    expect(settled.settleMs).toBeGreaterThanOrEqual(100);
+  });
+});
