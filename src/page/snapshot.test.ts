@@ -1,5 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
+import { computeAccessibleName } from 'dom-accessibility-api';
+import { neutraliseText } from './neutralise';
 import { RefRegistry } from './refs';
 import { walkSnapshot } from './snapshot';
 import { labelOfLine, refOfLine, roleOfLine } from './snapshot-line';
@@ -130,6 +132,33 @@ line two</textarea>`);
       '- link "Cart Basket" [ref=e4]',
       '- button "Go now" [ref=e5]',
     ]);
+  });
+
+  it('names a control by its label exactly as the accessible-name computation does', () => {
+    const controls = [
+      '<label for="a">Field 1</label><input id="a">',
+      '<label for="a">  Field\n   1  </label><input id="a">',
+      '<label>Field 6 <input id="a" type="checkbox"></label>',
+      '<label><input id="a" type="radio"> Yes</label>',
+      '<label>Yes<input id="a" type="radio">No</label>',
+      '<label>Name <input id="a" value="Ada"></label>',
+      '<label for="a">A<!-- note -->B</label><input id="a" type="search">',
+      '<label for="a">Pick</label><select id="a"><option>One</option></select>',
+      '<label for="a">Notes</label><textarea id="a">x</textarea>',
+      '<label for="a">A</label><label for="a">B</label><input id="a">',
+      '<label for="a">A</label><input id="a" title="T" placeholder="P">',
+      '<label for="a"></label><input id="a" title="T">',
+      '<label for="a">Own <b>words</b></label><input id="a">',
+      '<label for="a">Label</label><input id="a" aria-label="Author">',
+      '<span id="n">Other</span><label for="a">Label</label><input id="a" aria-labelledby="n">',
+      '<label for="a" style="display:none">Hidden</label><input id="a" title="Title">',
+      '<label for="a">Say "hi" [now]</label><input id="a" type="email">',
+    ];
+    for (const html of controls) {
+      const line = snap(html).find((l) => /\[ref=/.test(l))!;
+      const expected = computeAccessibleName(document.getElementById('a')!);
+      expect(labelOfLine(line), html).toBe(`${roleOfLine(line)}${expected ? ` "${neutraliseText(expected)}"` : ''}`);
+    }
   });
 
   it('does not print label text twice when the control carries it', () => {

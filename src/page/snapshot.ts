@@ -52,6 +52,19 @@ export interface WalkOptions {
 }
 
 const NAME_MAX = 500;
+/** Controls whose name HTML-AAM takes from their label (buttons take theirs from their value). */
+const LABEL_NAMED_TAGS = new Set(['select', 'textarea']);
+const LABEL_NAMED_INPUTS = new Set([
+  'text',
+  'search',
+  'email',
+  'url',
+  'tel',
+  'number',
+  'password',
+  'checkbox',
+  'radio',
+]);
 const LABEL_DRAWN_TYPES = new Set(['checkbox', 'radio', 'file']);
 
 /**
@@ -295,7 +308,7 @@ class SnapshotWalker {
       name =
         childLines && !childElements && this.#unprinted === beforeUnprinted && this.#namedByItsText(element, role)
           ? clip(this.#childText(index), NAME_MAX)
-          : this.#name(element);
+          : (this.#labelText(element) ?? this.#name(element));
       // An interactive element's content is its name; keep children only when they can be acted on.
       if (interactive && childLines && !childRefs && tag !== 'select') this.lines.length = index + 1;
     }
@@ -350,6 +363,34 @@ class SnapshotWalker {
     if (hasAuthorName(element)) return false;
     if (tag === 'button' && (element as HTMLButtonElement).labels.length) return false;
     return !this.pseudoInDocument && !this.#pseudoInShadowTree(element);
+  }
+
+  /**
+   * A form control named by one shown label that holds only text (and perhaps the control itself):
+   * its accessible name is that text, so the name computation need not walk the label again. Not
+   * when the control is named by the author, nor when CSS may add text to the label.
+   */
+  #labelText(element: Element): string | undefined {
+    const tag = element.localName;
+    if (tag === 'input' ? !LABEL_NAMED_INPUTS.has((element as HTMLInputElement).type) : !LABEL_NAMED_TAGS.has(tag))
+      return undefined;
+    if (hasAuthorName(element)) return undefined;
+    const labels = (element as HTMLInputElement).labels;
+    if (labels?.length !== 1) return undefined;
+    const label = labels[0]!;
+    if (this.pseudoInDocument || this.#pseudoInShadowTree(label)) return undefined;
+    const style = this.#styleOf(label);
+    if (style.display === 'none' || style.visibility !== 'visible') return undefined;
+    let text = '';
+    for (let child = label.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === 3) text += (child as Text).data;
+      // The control inside its own label adds nothing but the space around its box.
+      else if (child === element) text += ' ';
+      else if (child.nodeType !== 8) return undefined;
+    }
+    // As the name computation flattens text: trimmed, runs of white space made one space.
+    const flat = text.trim().replace(/\s\s+/g, ' ');
+    return flat ? clip(neutraliseText(flat), NAME_MAX) : undefined;
   }
 
   #frame(element: Element, depth: number): void {
