@@ -7,7 +7,7 @@
  * own chunks are all it loads (MV3 allows no remote code).
  */
 import '../zod-setup';
-import { loadInSteps } from './load-steps';
+import { loadInSteps, nextTask } from './load-steps';
 
 async function boot(): Promise<void> {
   await loadInSteps([
@@ -19,7 +19,8 @@ async function boot(): Promise<void> {
     () => import('./panel-services'),
   ]);
   const { startPanel } = await import('./panel');
-  await loadInSteps([]);
+  // Starting the panel builds its views: a task of its own, apart from evaluating the module.
+  await nextTask();
   await startPanel();
 }
 
