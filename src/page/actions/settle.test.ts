@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AgentOutline } from '../outline';
 import { REQUEST_EVENT } from './request-watch';
 import { SettleWatch, type SettleOptions } from './settle';
 
@@ -78,6 +79,18 @@ describe('SettleWatch', () => {
     expect(ended).toBe(true);
     expect(settled.reason).toBe('quiet');
     expect(settled.settleMs).toBeGreaterThanOrEqual(120);
+  });
+
+  it('does not take the agent outline, drawn while the action runs, for a change of the page', async () => {
+    const watch = new SettleWatch(document);
+    const outline = new AgentOutline(document);
+    outline.show('Ada is working here', '#1a73e8', 10_000);
+    outline.show('Bob is working here', '#d93025', 10_000);
+    const settled = await watch.settle({ ...OPTIONS, idleMs: 100 }, new AbortController().signal);
+    outline.hide();
+    watch.dispose();
+    expect(settled.reason).toBe('idle');
+    expect(settled.mutations).toBe(0);
   });
 
   it('waits the idle time when the action changed nothing', async () => {

@@ -8,6 +8,7 @@
  * waited for until they finish.
  * Requests are seen through the page's own request signals (see `main-world/request-signals.ts`).
  */
+import { isAgentOutline } from '../outline';
 import { RequestWatch } from './request-watch';
 import { ActionCancelled } from './timing';
 
@@ -49,6 +50,14 @@ interface NavigationLike extends EventTarget {
   transition: { finished: Promise<unknown> } | null;
 }
 
+/** The agent outline coming, going or being relabelled: Tabwright's own drawing, not the page's. */
+function isOutlineChange(record: MutationRecord): boolean {
+  if (isAgentOutline(record.target)) return true;
+  if (record.type !== 'childList') return false;
+  const nodes = [...record.addedNodes, ...record.removedNodes];
+  return nodes.length > 0 && nodes.every(isAgentOutline);
+}
+
 /** Watches the document from before the action: DOM changes, requests and navigations it starts. */
 export class SettleWatch {
   readonly #observer: MutationObserver;
@@ -63,7 +72,9 @@ export class SettleWatch {
   constructor(private readonly document: Document) {
     this.#busyBefore = new Set(document.querySelectorAll('[aria-busy="true"]'));
     this.#observer = new MutationObserver((records) => {
-      this.#mutations += records.length;
+      const changes = records.filter((record) => !isOutlineChange(record)).length;
+      if (!changes) return;
+      this.#mutations += changes;
       this.#lastChange = performance.now();
     });
     this.#observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
