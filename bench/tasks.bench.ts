@@ -65,6 +65,16 @@ interface McpAnswer {
 }
 
 /** Chromium with a DevTools port, for Playwright MCP to drive and the bench to read. */
+/** Ends a process and waits (bounded) until it has exited, so it no longer writes its profile. */
+async function stopProcess(child: ChildProcess, timeoutMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+  clearTimeout(timer);
+}
+
 async function chromiumWithDevTools(profile: string): Promise<{ endpoint: string; process: ChildProcess }> {
   const child = spawn(
     CHROMIUM,
@@ -188,9 +198,13 @@ async function playwrightMcp(): Promise<PlaywrightMcp> {
     async shutdown() {
       await client.close().catch(() => undefined);
       await browser.close().catch(() => undefined);
-      browserProcess.process.kill();
-      // Chromium may still be writing its profile for a moment after the kill.
-      rmSync(scratch, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+      await stopProcess(browserProcess.process, 10_000);
+      try {
+        rmSync(scratch, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+      } catch (error) {
+        // A helper process of Chromium's may outlive it and still write there: the results stand.
+        console.warn(`Could not remove ${scratch}: ${(error as Error).message}`);
+      }
     },
   };
 }
