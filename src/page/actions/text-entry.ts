@@ -14,7 +14,7 @@ import { inputBounds } from './options';
 import { dispatchKey } from './key-events';
 import { characterKey } from './keyboard';
 import { submitFromField } from './submit';
-import { keyPacer, nextFrame } from './timing';
+import { nextFrame, yieldToPage } from './timing';
 
 export interface Typed {
   /** What the field should hold if the page took the text as typed (text fields only). */
@@ -104,10 +104,10 @@ export async function typeText(
     if (options.clear) clearField(field);
     else caretToEnd(field);
     const start = isTextControl(field) ? field.value : (field.textContent ?? '');
-    const pause = keyPacer(options.signal);
     for (const character of text) {
       typeCharacter(field, character === '\r' ? '\n' : character);
-      await pause();
+      // Key presses are separate tasks: frameworks re-render between them.
+      await yieldToPage(options.signal);
     }
     const newlinesSubmit = field instanceof HTMLInputElement && /[\r\n]/.test(text);
     if (isTextControl(field) && !newlinesSubmit) typed.expected = start + text.replace(/\r\n?/g, '\n');

@@ -66,20 +66,3 @@ export function yieldToPage(signal: AbortSignal): Promise<void> {
     channel.port2.postMessage(undefined);
   });
 }
-
-/**
- * The pause between typed characters. The page's pending microtasks run first (the renders
- * Preact, Vue, Lit and React's input updates schedule there), as they would after a key press;
- * every `sliceMs` of typing the page also gets a task of its own, so a long text neither holds its
- * main thread nor pays a task per character.
- */
-export function keyPacer(signal: AbortSignal, sliceMs = 8): () => Promise<void> {
-  let since = performance.now();
-  return async () => {
-    await Promise.resolve();
-    throwIfCancelled(signal);
-    if (performance.now() - since < sliceMs) return;
-    await yieldToPage(signal);
-    since = performance.now();
-  };
-}
