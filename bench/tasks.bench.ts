@@ -64,7 +64,6 @@ interface McpAnswer {
   isError?: boolean;
 }
 
-/** Chromium with a DevTools port, for Playwright MCP to drive and the bench to read. */
 /** Ends a process and waits (bounded) until it has exited, so it no longer writes its profile. */
 async function stopProcess(child: ChildProcess, timeoutMs: number): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
@@ -75,6 +74,7 @@ async function stopProcess(child: ChildProcess, timeoutMs: number): Promise<void
   clearTimeout(timer);
 }
 
+/** Chromium with a DevTools port, for Playwright MCP to drive and the bench to read. */
 async function chromiumWithDevTools(profile: string): Promise<{ endpoint: string; process: ChildProcess }> {
   const child = spawn(
     CHROMIUM,
