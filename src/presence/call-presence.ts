@@ -49,15 +49,11 @@ export class CallPresence {
     const tab = call.target === 'page' ? call.tab : undefined;
     const joined = tab ? this.options.groups.join(agent, tab.id) : Promise.resolve();
     const outlined = tab && call.write && this.options.outlineOn() ? tab.id : undefined;
-    // Drawn while the call starts, not before it: the page's settle wait and snapshots pass over it.
-    const shown = outlined !== undefined ? this.#begin(outlined, agent) : undefined;
+    if (outlined !== undefined) await this.#begin(outlined, agent);
     try {
       await work();
     } finally {
-      if (outlined !== undefined) {
-        await shown;
-        await this.#end(outlined, agent);
-      }
+      if (outlined !== undefined) await this.#end(outlined, agent);
       await joined;
     }
     if (!tab && call.write && BRINGS_A_TAB.has(call.tool)) await this.#joinFront(agent, call);
