@@ -67,13 +67,42 @@ export function languageOf(info: string): string | undefined {
   return hljs.getLanguage(name) ? name : undefined;
 }
 
-/** Highlighted HTML for `code`, or undefined when the language is not registered. */
-export function highlightCode(code: string, info: string): string | undefined {
+/** How highlight.js's own HTML renderer walks its token tree: text, and scopes opened and closed around it. */
+export interface TokenRenderer {
+  addText(text: string): void;
+  openNode(node: { scope?: string }): void;
+  closeNode(node: { scope?: string }): void;
+}
+
+export interface HighlightedCode {
+  html: string;
+  /**
+   * Walks the tokens behind `html`, where highlight.js exposes its tree: a caller can build the
+   * same elements from it directly instead of parsing the markup back.
+   */
+  walk?: (renderer: TokenRenderer) => void;
+}
+
+/** Highlighted HTML for `code` (and its token tree), or undefined when the language is not registered. */
+export function highlightCode(code: string, info: string): HighlightedCode | undefined {
   const language = languageOf(info);
   if (!language) return undefined;
   try {
-    return hljs.highlight(code, { language, ignoreIllegals: true }).value;
+    const result = hljs.highlight(code, { language, ignoreIllegals: true });
+    const tree = result._emitter as { walk?: (renderer: TokenRenderer) => unknown };
+    const walk = typeof tree.walk === 'function' ? (renderer: TokenRenderer) => void tree.walk!(renderer) : undefined;
+    return { html: result.value, walk };
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The classes highlight.js gives a scope in its markup: `hljs-keyword`; `hljs-title function_` for
+ * the tiered `title.function`; `language-xml` around code of an embedded language.
+ */
+export function scopeClasses(scope: string): string {
+  if (scope.startsWith('language:')) return `language-${scope.slice('language:'.length)}`;
+  const [first, ...tiers] = scope.split('.');
+  return [`hljs-${first}`, ...tiers.map((tier, index) => tier + '_'.repeat(index + 1))].join(' ');
 }

@@ -4,6 +4,8 @@ import { ChatModel } from '../chat-model';
 import { TranscriptView } from '../views/transcript';
 import { renderMarkdown } from './engine';
 import * as highlight from './highlight';
+import { highlightedNodes } from './lazy-highlight';
+import { sanitizeToFragment } from './sanitize';
 
 vi.mock('./highlight', async (original) => {
   const real = await original<typeof import('./highlight')>();
@@ -103,12 +105,13 @@ describe('lazy code highlighting', () => {
     expect(element.querySelector('.hljs-keyword')).not.toBeNull();
   });
 
-  it('sanitizes highlighted output like the rest of the reply', () => {
-    vi.mocked(highlight.highlightCode).mockReturnValueOnce(
-      '<span class="hljs-keyword evil" onclick="window.__xss=1" style="color:red">def</span>' +
+  it('sanitizes highlighted markup like the rest of the reply when there is no token tree', () => {
+    vi.mocked(highlight.highlightCode).mockReturnValueOnce({
+      html:
+        '<span class="hljs-keyword evil" onclick="window.__xss=1" style="color:red">def</span>' +
         '<img src=x onerror="window.__xss=1"><script>window.__xss=1</script> ' +
         '<a href="javascript:window.__xss=1">f</a>(x):\n    return x &lt; 1 and &quot;&lt;b&gt;&quot;\n',
-    );
+    });
     const element = block();
     observers().near.report(element, true);
     const keyword = code(element).querySelector('span')!;
@@ -120,10 +123,48 @@ describe('lazy code highlighting', () => {
   });
 
   it('keeps code plain when the highlighted text would not read as the code', () => {
-    vi.mocked(highlight.highlightCode).mockReturnValueOnce('<span class="hljs-keyword">something else</span>');
+    vi.mocked(highlight.highlightCode).mockReturnValueOnce({
+      html: '<span class="hljs-keyword">something else</span>',
+    });
     const element = block();
     observers().near.report(element, true);
     expect(code(element).childNodes).toHaveLength(1);
+    expect(code(element).textContent).toBe(SOURCE);
+  });
+
+  it('keeps code plain when the token tree would not read as the code', () => {
+    vi.mocked(highlight.highlightCode).mockReturnValueOnce({
+      html: '',
+      walk: (renderer) => {
+        renderer.openNode({ scope: 'keyword' });
+        renderer.addText('something else');
+        renderer.closeNode({ scope: 'keyword' });
+      },
+    });
+    const element = block();
+    observers().near.report(element, true);
+    expect(code(element).childNodes).toHaveLength(1);
+    expect(code(element).textContent).toBe(SOURCE);
+  });
+
+  it('makes from the token tree only spans of allowed classes around text, whatever the scope names', () => {
+    vi.mocked(highlight.highlightCode).mockReturnValueOnce({
+      html: '',
+      walk: (renderer) => {
+        renderer.openNode({ scope: 'keyword" onclick="window.__xss=1' });
+        renderer.addText('def');
+        renderer.closeNode({});
+        renderer.openNode({});
+        renderer.addText(' f(x):\n    return x < 1 and "<b>"\n');
+        renderer.closeNode({});
+      },
+    });
+    const element = block();
+    observers().near.report(element, true);
+    const spans = code(element).querySelectorAll('span');
+    expect(spans).toHaveLength(1);
+    expect(spans[0]!.attributes).toHaveLength(0);
+    expect(element.querySelector('b, [onclick]')).toBeNull();
     expect(code(element).textContent).toBe(SOURCE);
   });
 
@@ -146,6 +187,42 @@ describe('lazy code highlighting', () => {
     near.report(kept, true);
     expect(removed.some((element) => near.targets.has(element) || far.targets.has(element))).toBe(false);
     expect(near.targets.has(kept) && far.targets.has(kept)).toBe(true);
+  });
+});
+
+/** Each node as its kind, class and text, children in order: two renderings compare node for node. */
+function shape(nodes: ArrayLike<ChildNode>): unknown[] {
+  return Array.from(nodes, (node) =>
+    node.nodeType === Node.TEXT_NODE
+      ? (node as Text).data
+      : { tag: node.nodeName, className: (node as Element).getAttribute('class'), children: shape(node.childNodes) },
+  );
+}
+
+describe('highlighted nodes from the token tree', () => {
+  const samples: Array<[string, string]> = [
+    ['python', SOURCE],
+    [
+      'typescript',
+      'export async function f<T extends object>(x: T): Promise<T> {\n  return x ?? (await g(`a${x}`));\n}\n',
+    ],
+    [
+      'xml',
+      '<!doctype html>\n<p class="x">a &amp; b</p>\n<script>if (a < b && c) alert("</p>")</script>\n<style>p { color: red }</style>\n',
+    ],
+    ['bash', 'for f in *.txt; do echo "$f" > "${f%.txt}.md" && cat <<EOF\n$HOME\nEOF\ndone\n'],
+    ['markdown', '# Title\n\n```js\nconst a = 1;\n```\n\n- [link](http://example.com) **bold**\n'],
+    ['json', '{"a": [1, 2.5e3, true, null], "b": "\\u003c"}\n'],
+    ['sql', "SELECT a, COUNT(*) FROM t WHERE b = 'x''y' -- note\nGROUP BY a;\n"],
+  ];
+
+  it.each(samples)('%s: the same nodes as the sanitized markup', (language, source) => {
+    const result = highlight.highlightCode(source, language)!;
+    expect(result.walk).toBeTypeOf('function');
+    const fromMarkup = sanitizeToFragment(`<code>${result.html}</code>`).firstChild!.childNodes;
+    const fromTree = highlightedNodes(source, language)!;
+    expect(fromTree.some((node) => node.nodeType === Node.ELEMENT_NODE)).toBe(true);
+    expect(shape(fromTree)).toEqual(shape(fromMarkup));
   });
 });
 

@@ -8,8 +8,8 @@
  * view (so it is coloured before it scrolls in), and goes back to plain text only when it is far
  * away, so scrolling to and fro does not redo the work at the edge.
  */
-import { highlightCode, languageOf } from './highlight';
-import { sanitizeToFragment } from './sanitize';
+import { highlightCode, languageOf, scopeClasses, type HighlightedCode } from './highlight';
+import { allowedClasses, sanitizeToFragment } from './sanitize';
 
 /** Within this distance of the view a block is highlighted. */
 const NEAR = '1200px 0px';
@@ -35,16 +35,56 @@ function languageClass(code: Element): string {
 }
 
 /**
- * Highlighted, sanitized nodes for `raw`, or undefined when the language is unknown or the
- * sanitized result would not read as the same text (then plain text is the honest rendering).
+ * The elements highlight.js's markup stands for, made directly from its token tree: spans with the
+ * classes it would write (filtered as the sanitizer filters them) around text nodes. Nothing is
+ * parsed, so nothing in the code can become markup; adjacent text joins into one node, as parsing
+ * the markup would join it.
  */
-export function highlightedNodes(raw: string, language: string): ChildNode[] | undefined {
-  const html = highlightCode(raw, language);
-  if (html === undefined) return undefined;
+function nodesFromTokens(walk: NonNullable<HighlightedCode['walk']>): ChildNode[] {
+  const root = document.createElement('code');
+  // One entry per open token: its span, or the enclosing element for a token without a scope.
+  const parents: Element[] = [root];
+  walk({
+    addText(text) {
+      const parent = parents.at(-1)!;
+      const last = parent.lastChild;
+      if (last?.nodeType === Node.TEXT_NODE) (last as Text).appendData(text);
+      else parent.append(text);
+    },
+    openNode(node) {
+      const parent = parents.at(-1)!;
+      if (!node.scope) return void parents.push(parent);
+      const span = document.createElement('span');
+      const classes = allowedClasses(scopeClasses(node.scope));
+      if (classes) span.className = classes;
+      parent.append(span);
+      parents.push(span);
+    },
+    closeNode() {
+      parents.pop();
+    },
+  });
+  return [...root.childNodes];
+}
+
+function sanitizedNodes(html: string): ChildNode[] | undefined {
   const fragment = sanitizeToFragment(`<code>${html}</code>`);
   const code = fragment.firstChild;
-  if (fragment.childNodes.length !== 1 || code?.nodeName !== 'CODE' || code.textContent !== raw) return undefined;
+  if (fragment.childNodes.length !== 1 || code?.nodeName !== 'CODE') return undefined;
   return [...code.childNodes];
+}
+
+/**
+ * Highlighted nodes for `raw`, or undefined when the language is unknown or the result would not
+ * read as the same text (then plain text is the honest rendering). Built from highlight.js's token
+ * tree where it offers one, else from its markup through the sanitizer.
+ */
+export function highlightedNodes(raw: string, language: string): ChildNode[] | undefined {
+  const highlighted = highlightCode(raw, language);
+  if (highlighted === undefined) return undefined;
+  const nodes = highlighted.walk ? nodesFromTokens(highlighted.walk) : sanitizedNodes(highlighted.html);
+  if (!nodes || nodes.map((node) => node.textContent).join('') !== raw) return undefined;
+  return nodes;
 }
 
 /** Watched blocks at which removed ones are first looked for. */

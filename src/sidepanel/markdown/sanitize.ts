@@ -51,6 +51,16 @@ export function openableHref(href: string): URL | undefined {
   return LINK_PROTOCOLS.has(url.protocol) ? url : undefined;
 }
 
+/** The classes of a `class` value that markup in the panel may carry, or an empty string. */
+export function allowedClasses(value: string): string {
+  // Nearly every class is a highlighter token: check those without splitting.
+  if (HIGHLIGHT_CLASSES.test(value)) return value;
+  return value
+    .split(/\s+/)
+    .filter((name) => ALLOWED_CLASS.test(name))
+    .join(' ');
+}
+
 let purifier: Purifier | undefined;
 
 function instance(): Purifier {
@@ -67,12 +77,7 @@ function instance(): Purifier {
   });
   created.addHook('uponSanitizeAttribute', (_node, data) => {
     if (data.attrName !== 'class') return;
-    // Nearly every class is a highlighter token: check those without splitting.
-    if (HIGHLIGHT_CLASSES.test(data.attrValue)) return;
-    data.attrValue = data.attrValue
-      .split(/\s+/)
-      .filter((name) => ALLOWED_CLASS.test(name))
-      .join(' ');
+    data.attrValue = allowedClasses(data.attrValue);
     if (!data.attrValue) data.keepAttr = false;
   });
   created.addHook('afterSanitizeAttributes', (node) => {
