@@ -31,10 +31,11 @@ class DrivenObserver {
   disconnect() {
     this.targets.clear();
   }
-  report(target: Element, isIntersecting: boolean) {
-    if (!this.targets.has(target)) throw new Error('target not observed');
-    const entry = { target, isIntersecting } as unknown as IntersectionObserverEntry;
-    this.callback([entry], this as unknown as IntersectionObserver);
+  report(target: Element | Element[], isIntersecting: boolean) {
+    const targets = Array.isArray(target) ? target : [target];
+    if (!targets.every((one) => this.targets.has(one))) throw new Error('target not observed');
+    const entries = targets.map((one) => ({ target: one, isIntersecting }) as unknown as IntersectionObserverEntry);
+    this.callback(entries, this as unknown as IntersectionObserver);
   }
 }
 vi.stubGlobal('IntersectionObserver', DrivenObserver);
@@ -166,6 +167,33 @@ describe('lazy code highlighting', () => {
     expect(spans[0]!.attributes).toHaveLength(0);
     expect(element.querySelector('b, [onclick]')).toBeNull();
     expect(code(element).textContent).toBe(SOURCE);
+  });
+
+  it('highlights many blocks that come near at once over several tasks, skipping any that moved away', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    // Every reading of the clock costs 3 ms: a task's budget covers a few blocks, never all of them.
+    let clock = 0;
+    const now = vi.spyOn(performance, 'now').mockImplementation(() => (clock += 3));
+    try {
+      const root = document.createElement('div');
+      root.append(renderMarkdown(Array.from({ length: 12 }, () => FENCE).join('\n\n')));
+      document.body.replaceChildren(root);
+      const blocks = [...root.querySelectorAll<HTMLElement>('.code-block')];
+      expect(blocks).toHaveLength(12);
+      const highlighted = () => blocks.filter((element) => element.querySelector('.hljs-keyword')).length;
+      const { near } = observers();
+      near.report(blocks, true);
+      expect(highlighted()).toBeGreaterThan(0);
+      expect(highlighted()).toBeLessThan(6);
+      near.report(blocks[11]!, false);
+      vi.runAllTimers();
+      expect(highlighted()).toBe(11);
+      expect(blocks[11]!.querySelector('.hljs-keyword')).toBeNull();
+      expect(blocks.every((element) => code(element).textContent === SOURCE)).toBe(true);
+    } finally {
+      now.mockRestore();
+      vi.useRealTimers();
+    }
   });
 
   it('does not watch code in a language it cannot highlight', () => {

@@ -6,7 +6,8 @@
  *
  * Two observers give hysteresis: a block is highlighted once it comes within about a screen of the
  * view (so it is coloured before it scrolls in), and goes back to plain text only when it is far
- * away, so scrolling to and fro does not redo the work at the edge.
+ * away, so scrolling to and fro does not redo the work at the edge. Blocks that come near together
+ * are highlighted a task's budget at a time.
  */
 import { highlightCode, languageOf, scopeClasses, type HighlightedCode } from './highlight';
 import { allowedClasses, sanitizeToFragment } from './sanitize';
@@ -89,11 +90,19 @@ export function highlightedNodes(raw: string, language: string): ChildNode[] | u
 
 /** Watched blocks at which removed ones are first looked for. */
 const FIRST_SWEEP = 256;
+/**
+ * Script time one task spends highlighting. Many blocks can come near at once (a restored history,
+ * a jump to the top of a long reply); the rest wait for the next task, so none is a long task.
+ */
+export const HIGHLIGHT_BUDGET_MS = 8;
 
 export class LazyHighlighter {
   readonly #watched = new Map<Element, Watched>();
   readonly #near: IntersectionObserver | undefined;
   readonly #far: IntersectionObserver | undefined;
+  /** Blocks that came near and wait for their turn, in the order they came. */
+  readonly #queue = new Set<Element>();
+  #draining: ReturnType<typeof setTimeout> | undefined;
   #sweepAt = FIRST_SWEEP;
 
   constructor(createObserver: ObserverFactory | undefined) {
@@ -127,9 +136,27 @@ export class LazyHighlighter {
   #onNear(entries: IntersectionObserverEntry[]): void {
     this.#sweep();
     for (const entry of entries) {
-      if (!entry.isIntersecting) continue;
-      const watched = this.#watched.get(entry.target);
-      if (watched && !watched.highlighted && !this.#highlight(watched)) this.#forget(entry.target);
+      // A block that moved away again before its turn is not worth highlighting.
+      if (!entry.isIntersecting) this.#queue.delete(entry.target);
+      else if (this.#watched.get(entry.target)?.highlighted === false) this.#queue.add(entry.target);
+    }
+    this.#drain();
+  }
+
+  /** Highlights waiting blocks until the budget is spent (at least one), then goes on in a later task. */
+  #drain(): void {
+    clearTimeout(this.#draining);
+    this.#draining = undefined;
+    const started = performance.now();
+    for (const block of this.#queue) {
+      if (performance.now() - started >= HIGHLIGHT_BUDGET_MS) {
+        this.#draining = setTimeout(() => this.#drain(), 0);
+        return;
+      }
+      this.#queue.delete(block);
+      const watched = this.#watched.get(block);
+      if (!watched || watched.highlighted || !block.isConnected) continue;
+      if (!this.#highlight(watched)) this.#forget(block);
     }
   }
 
@@ -172,6 +199,7 @@ export class LazyHighlighter {
 
   #forget(block: Element): void {
     this.#watched.delete(block);
+    this.#queue.delete(block);
     this.#near?.unobserve(block);
     this.#far?.unobserve(block);
   }
