@@ -94,7 +94,7 @@ const FIRST_SWEEP = 256;
  * Script time one task spends highlighting. Many blocks can come near at once (a restored history,
  * a jump to the top of a long reply); the rest wait for the next task, so none is a long task.
  */
-export const HIGHLIGHT_BUDGET_MS = 8;
+const HIGHLIGHT_BUDGET_MS = 8;
 
 export class LazyHighlighter {
   readonly #watched = new Map<Element, Watched>();
