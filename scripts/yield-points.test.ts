@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { withYieldPoints } from './yield-points';
 
 const MODULE = [
@@ -15,8 +15,11 @@ const MODULE = [
   '}',
 ].join('\n');
 
+const scratch = mkdtempSync(join(tmpdir(), 'yield-points-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
 async function load(code: string, name: string): Promise<Record<string, unknown>> {
-  const file = join(mkdtempSync(join(tmpdir(), 'yield-points-')), name);
+  const file = join(scratch, name);
   writeFileSync(file, code);
   return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
 }

@@ -4,7 +4,7 @@
  * calls made from the broker's side of the real tunnel (broker → panel → page → panel → broker).
  * Write calls are confirmed in the panel with "Allow for this site", as a user would.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -39,36 +39,47 @@ export interface ActionRig {
 
 /**
  * Bundles a fixture app's entry (and the npm packages it imports) into one script; resolves with
- * its path. React reads `process.env.NODE_ENV`, which a library build leaves alone: it is set here.
+ * the script itself (its scratch directory is gone by then). React reads `process.env.NODE_ENV`,
+ * which a library build leaves alone: it is set here.
  */
-export async function buildFixtureBundle(entry: string, fileName: string): Promise<string> {
+export async function buildFixtureBundle(entry: string, fileName: string): Promise<Buffer> {
   const outDir = mkdtempSync(join(tmpdir(), 'tabwright-fixture-'));
-  await build({
-    configFile: false,
-    logLevel: 'warn',
-    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-    build: {
-      outDir,
-      emptyOutDir: true,
-      minify: false,
-      lib: { entry: join(ROOT, entry), formats: ['iife'], name: 'fixtureApp', fileName: () => fileName },
-    },
-  });
-  return join(outDir, fileName);
+  try {
+    await build({
+      configFile: false,
+      logLevel: 'warn',
+      // The project's public/ folder (icons, locales) belongs to the extension, not to a fixture.
+      publicDir: false,
+      define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+      build: {
+        outDir,
+        emptyOutDir: true,
+        minify: false,
+        lib: { entry: join(ROOT, entry), formats: ['iife'], name: 'fixtureApp', fileName: () => fileName },
+      },
+    });
+    return readFileSync(join(outDir, fileName));
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
 }
 
-/** Bundles the Preact fixture app into a temporary directory; resolves with the file's path. */
-export function buildPreactFixture(): Promise<string> {
+/** Bundles the Preact fixture app; resolves with the script. */
+export function buildPreactFixture(): Promise<Buffer> {
   return buildFixtureBundle('test/fixtures/actions/preact-app/main.ts', 'preact-app.js');
 }
 
-/** Serves one file at `path` (a bundle built by the test set-up, a stylesheet from a package). */
-export function serveFile(path: string, file: string, type = 'text/javascript; charset=utf-8'): Route {
+/**
+ * Serves at `path` a file from disk (a package's stylesheet) or bytes already in hand (a bundle
+ * built by the test set-up).
+ */
+export function serveFile(path: string, file: string | Buffer, type = 'text/javascript; charset=utf-8'): Route {
   return async (request, response) => {
     if (new URL(request.url ?? '/', 'http://fixture').pathname !== path) return false;
     const { readFile } = await import('node:fs/promises');
+    const body = typeof file === 'string' ? await readFile(file) : file;
     response.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
-    response.end(await readFile(file));
+    response.end(body);
     return true;
   };
 }

@@ -5,20 +5,23 @@
  * in the conversation — a form checked before it is sent, a web page opened only when allowed,
  * and Stop cancelling a question still waiting. Removing the agent closes its session at the agent.
  */
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { stdioAgentCommand } from '../peers/stdio-agent-command';
 import { addAgentThroughForm, openPanelTab, sendMessage } from './harness';
 import { useRig } from './rig';
 
 const TOKEN = 'modes-elicitation-token';
-const EVENTS = join(mkdtempSync(join(tmpdir(), 'tabwright-agent-events-')), 'events.log');
+const SCRATCH = mkdtempSync(join(tmpdir(), 'tabwright-agent-events-'));
+const EVENTS = join(SCRATCH, 'events.log');
 const T = { timeout: 60_000 };
 
 /** What reached the agent, one request per line. */
 const events = (): string[] => (existsSync(EVENTS) ? readFileSync(EVENTS, 'utf8').trim().split('\n') : []);
+
+afterAll(() => rmSync(SCRATCH, { recursive: true, force: true }));
 
 describe('modes, models and input requests', () => {
   const rig = useRig({ token: TOKEN, agentCommand: stdioAgentCommand({ STDIO_AGENT_EVENTS: EVENTS }) });
