@@ -4,14 +4,12 @@
  * calls made from the broker's side of the real tunnel (broker → panel → page → panel → broker).
  * Write calls are confirmed in the panel with "Allow for this site", as a user would.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import type { Page } from 'playwright-core';
-import { build } from 'vite';
 import { startBroker, type RunningBroker } from '../../broker/server';
 import { textOf, type CallToolResult, type PanelServer } from '../../broker/panel-tools';
 import { startFixtureServer, type FixtureServer, type Route } from './fixture-server';
+import { bundlePage } from './page-bundle';
 import {
   addAgentThroughForm,
   allowSite,
@@ -37,36 +35,16 @@ export interface ActionRig {
   close(): Promise<void>;
 }
 
-/**
- * Bundles a fixture app's entry (and the npm packages it imports) into one script; resolves with
- * the script itself (its scratch directory is gone by then). React reads `process.env.NODE_ENV`,
- * which a library build leaves alone: it is set here.
- */
-export async function buildFixtureBundle(entry: string, fileName: string): Promise<Buffer> {
-  const outDir = mkdtempSync(join(tmpdir(), 'tabwright-fixture-'));
-  try {
-    await build({
-      configFile: false,
-      logLevel: 'warn',
-      // The project's public/ folder (icons, locales) belongs to the extension, not to a fixture.
-      publicDir: false,
-      define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-      build: {
-        outDir,
-        emptyOutDir: true,
-        minify: false,
-        lib: { entry: join(ROOT, entry), formats: ['iife'], name: 'fixtureApp', fileName: () => fileName },
-      },
-    });
-    return readFileSync(join(outDir, fileName));
-  } finally {
-    rmSync(outDir, { recursive: true, force: true });
-  }
+/** Bundles a fixture app's entry (and the npm packages it imports) into one script; resolves with the script. */
+export async function buildFixtureBundle(entry: string, name: string): Promise<Buffer> {
+  const script = (await bundlePage(entry, name)).get(`${name}.js`);
+  if (!script) throw new Error(`bundling ${entry} made no ${name}.js`);
+  return script;
 }
 
 /** Bundles the Preact fixture app; resolves with the script. */
 export function buildPreactFixture(): Promise<Buffer> {
-  return buildFixtureBundle('test/fixtures/actions/preact-app/main.ts', 'preact-app.js');
+  return buildFixtureBundle('test/fixtures/actions/preact-app/main.ts', 'preact-app');
 }
 
 /**
@@ -137,7 +115,7 @@ export async function startActionRig(
   const routes: Route[] = [...(options.routes ?? [])];
   if (options.preact) routes.push(serveFile('/actions/preact-app.js', await buildPreactFixture()));
   if (options.shoelace) {
-    const bundle = await buildFixtureBundle('test/fixtures/actions/shoelace-app/main.ts', 'shoelace-app.js');
+    const bundle = await buildFixtureBundle('test/fixtures/actions/shoelace-app/main.ts', 'shoelace-app');
     routes.push(serveFile('/actions/shoelace-app.js', bundle), serveShoelaceAssets());
   }
   const broker = await startBroker({ token: 'actions-token', chunkDelayMs: 0 });

@@ -17,7 +17,7 @@ describe('hands: uploads and drags', () => {
   let rig: ActionRig;
 
   beforeAll(async () => {
-    const bundle = await buildFixtureBundle('test/fixtures/hands/app/main.ts', 'hands-app.js');
+    const bundle = await buildFixtureBundle('test/fixtures/hands/app/main.ts', 'hands-app');
     const css = join(ROOT, 'node_modules/filepond/dist/filepond.min.css');
     rig = await startActionRig({
       routes: [serveFile('/hands/app.js', bundle), serveFile('/hands/filepond.css', css, 'text/css; charset=utf-8')],
