@@ -23,7 +23,8 @@
  * Each target is looked up with one find call, on both sides: neither reads a whole snapshot, and
  * a target not shown yet is looked for again (up to three times, 400 ms apart) on both sides.
  * Tabwright's action answers carry the page's diff; Playwright MCP's link to a snapshot file
- * instead, and the agent reads only what the call returns, so that is what is counted.
+ * instead. Both are counted: what the calls return, and for Playwright MCP also with the linked
+ * files, which its agent reads to see what an action did (the same information as the diff).
  * Opening the page (Tabwright: the harness opens a tab; Playwright MCP: browser_navigate) is set-up
  * and not counted for either. Playwright MCP drives a Chromium (/usr/bin/chromium, the same build)
  * the bench starts with a DevTools port, so the bench reads that page's state the same way.
@@ -32,9 +33,9 @@
  * (`<dir>/<task>/<run>-<contender>-<call>-<tool>.txt`), to see where the characters go.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
@@ -57,6 +58,8 @@ import { median, ratio, type BenchTable } from './table';
 
 const RUNS = Number(process.env.TASKS_BENCH_RUNS ?? 3);
 const DUMP = process.env.TASKS_BENCH_DUMP;
+/** Characters read per task, against Playwright MCP's with the snapshots its answers link to. */
+const CHARS_TARGET = 0.35;
 const PLAYWRIGHT_MCP = join(ROOT, 'node_modules/@playwright/mcp/cli.js');
 
 interface McpAnswer {
@@ -164,10 +167,16 @@ async function playwrightMcp(): Promise<PlaywrightMcp> {
   // A Playwright client with no dialog listener dismisses dialogs itself: this one only watches,
   // so Playwright MCP's browser_handle_dialog answers them.
   context.on('dialog', () => undefined);
+  // An action's answer links to the page snapshot it wrote (relative to the working directory).
+  const linkedChars = (text: string) =>
+    [...text.matchAll(/\[Snapshot\]\(([^)\s]+)\)/g)].reduce(
+      (total, [, path]) => total + readFileSync(resolve(scratch, path!), 'utf8').length,
+      0,
+    );
   const raw = async (tool: string, args: Record<string, unknown>) => {
     const answer = (await client.callTool({ name: tool, arguments: args })) as McpAnswer;
     const text = (answer.content ?? []).map((block) => block.text ?? '').join('\n');
-    return { text, isError: answer.isError === true || text.startsWith('### Error') };
+    return { text, isError: answer.isError === true || text.startsWith('### Error'), linkedChars: linkedChars(text) };
   };
   const pathsOf = (list: TaskFile[]) =>
     list.map((file) => {
@@ -230,7 +239,7 @@ interface Tally {
 }
 
 const done = (tally: Tally) => tally.runs.filter((run) => run.completed).length;
-const med = (tally: Tally, key: 'chars' | 'calls' | 'ms') => median(tally.runs.map((run) => run[key]));
+const med = (tally: Tally, key: 'chars' | 'withLinked' | 'calls' | 'ms') => median(tally.runs.map((run) => run[key]));
 
 export const bench: Bench = {
   name: 'tasks',
@@ -268,6 +277,8 @@ export const bench: Bench = {
         Math.round(med(mine, 'chars')),
         Math.round(med(other, 'chars')),
         ratio(med(mine, 'chars'), med(other, 'chars')),
+        Math.round(med(other, 'withLinked')),
+        ratio(med(mine, 'chars'), med(other, 'withLinked')),
         med(mine, 'calls'),
         med(other, 'calls'),
         med(mine, 'ms').toFixed(0),
@@ -277,7 +288,11 @@ export const bench: Bench = {
     });
     const sum = (side: 'ours' | 'theirs', pick: (tally: Tally) => number) =>
       tallies.reduce((total, tally) => total + pick(tally[side]), 0);
-    const chars = { ours: sum('ours', (t) => med(t, 'chars')), theirs: sum('theirs', (t) => med(t, 'chars')) };
+    const chars = {
+      ours: sum('ours', (t) => med(t, 'chars')),
+      theirs: sum('theirs', (t) => med(t, 'chars')),
+      theirsLinked: sum('theirs', (t) => med(t, 'withLinked')),
+    };
     const ms = { ours: sum('ours', (t) => med(t, 'ms')), theirs: sum('theirs', (t) => med(t, 'ms')) };
     rows.push([
       'total',
@@ -287,6 +302,8 @@ export const bench: Bench = {
       Math.round(chars.ours),
       Math.round(chars.theirs),
       ratio(chars.ours, chars.theirs),
+      Math.round(chars.theirsLinked),
+      ratio(chars.ours, chars.theirsLinked),
       sum('ours', (t) => med(t, 'calls')),
       sum('theirs', (t) => med(t, 'calls')),
       ms.ours.toFixed(0),
@@ -325,6 +342,10 @@ export const bench: Bench = {
             'answer. Medians per task over the runs; the total row sums the medians. The first run includes ' +
             "the one confirmation per tool that Tabwright's panel asks for (allowed for the site after that). " +
             'Target: Tabwright completes every task.',
+          "Playwright MCP's action answers do not show the page afterwards: they link to a snapshot file it " +
+            'wrote. "+ snapshots" adds those files, which an agent reads to see what the action did — what ' +
+            "Tabwright's answers say inline as a diff. The characters target (≤ 0.35×) is judged against that " +
+            'reference, the same information; the ratio to the answers alone is printed beside it.',
         ],
         goals: [
           {
@@ -335,6 +356,16 @@ export const bench: Bench = {
             goal: 'every task',
             met: sum('ours', done) === TASKS.length * RUNS,
           },
+          {
+            measure: 'characters an agent reads per task',
+            ours: `${Math.round(chars.ours)} chars`,
+            reference:
+              `Playwright MCP ${Math.round(chars.theirsLinked)} with the snapshots it links ` +
+              `(${Math.round(chars.theirs)} in its answers alone)`,
+            now: `${ratio(chars.ours, chars.theirsLinked)} (${ratio(chars.ours, chars.theirs)} of the answers alone)`,
+            goal: `≤ ${CHARS_TARGET}×`,
+            met: chars.ours <= CHARS_TARGET * chars.theirsLinked,
+          },
         ],
         columns: [
           'task',
@@ -344,6 +375,8 @@ export const bench: Bench = {
           'chars Tabwright',
           'chars PW MCP',
           'chars ratio',
+          'chars PW + snapshots',
+          'ratio to that',
           'calls Tabwright',
           'calls PW MCP',
           'ms Tabwright',

@@ -59,6 +59,11 @@ export interface ToolCall {
 export interface ToolAnswer {
   text: string;
   isError: boolean;
+  /**
+   * Characters of the files the answer links to instead of saying (Playwright MCP's page
+   * snapshot after an action): what an agent reads too when it looks at the outcome.
+   */
+  linkedChars?: number;
 }
 
 /** The elements a step acts on, as refs the contender handed out. */
@@ -88,6 +93,8 @@ export interface TaskRun {
   task: string;
   completed: boolean;
   chars: number;
+  /** `chars` plus the linked files' characters (ToolAnswer.linkedChars). */
+  withLinked: number;
   calls: number;
   ms: number;
   /** Why it did not complete. */
@@ -141,11 +148,13 @@ export async function settledState(page: Page, task: Task): Promise<unknown> {
 export async function runTask(task: Task, adapter: Adapter, baseUrl: string): Promise<TaskRun> {
   const page = await adapter.open(`${baseUrl}${task.page}`);
   let chars = 0;
+  let linked = 0;
   let calls = 0;
   const call = async (toolCall: ToolCall): Promise<string> => {
     calls++;
     const answer = await adapter.call(toolCall);
     chars += answer.text.length;
+    linked += answer.linkedChars ?? 0;
     if (answer.isError) throw new StepFailure(`${toolCall.tool} failed: ${answer.text.slice(0, 600)}`);
     return answer.text;
   };
@@ -178,7 +187,16 @@ export async function runTask(task: Task, adapter: Adapter, baseUrl: string): Pr
     const state = await settledState(page, task);
     const completed = !failure && same(state, task.expected);
     if (!completed && !failure) failure = `state ${JSON.stringify(state)}, expected ${JSON.stringify(task.expected)}`;
-    return { task: task.id, completed, chars, calls, ms, state, ...(failure ? { failure } : {}) };
+    return {
+      task: task.id,
+      completed,
+      chars,
+      withLinked: chars + linked,
+      calls,
+      ms,
+      state,
+      ...(failure ? { failure } : {}),
+    };
   } finally {
     await adapter.close(page);
   }
