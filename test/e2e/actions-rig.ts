@@ -90,8 +90,11 @@ async function confirmWhile<T>(panel: Page, pending: Promise<T>): Promise<T> {
   let done = false;
   const settled = pending.finally(() => (done = true));
   const allow = panel.getByRole('button', { name: 'Allow for this site' });
+  // Looked for by its element first: a role query names every button of the panel on each poll,
+  // main-thread work of the harness that would slow the call it waits for.
+  const card = panel.locator('section.confirmation');
   while (!done) {
-    if (await allow.count().catch(() => 0))
+    if ((await card.count().catch(() => 0)) && (await allow.count().catch(() => 0)))
       await allow
         .first()
         .click({ timeout: 2_000 })
