@@ -87,9 +87,9 @@ export class BrowserToolServer implements ToolServer {
     );
   }
 
-  /** A page port for one call, bound to the gates' decision (page-guard.ts). */
-  #guard(): PageGuard {
-    return new PageGuard(this.options.browser.page, (url) => this.options.gates.originRefusal(url));
+  /** A page port for one call, bound to the gates' decision (page-guard.ts), its commands sent once `ready`. */
+  #guard(ready?: Promise<void>): PageGuard {
+    return new PageGuard(this.options.browser.page, (url) => this.options.gates.originRefusal(url), ready);
   }
 
   async #execute(
@@ -99,26 +99,31 @@ export class BrowserToolServer implements ToolServer {
     signal: AbortSignal,
   ): Promise<CallToolResult> {
     const response = new ResponseBuilder();
-    const page = this.#guard();
-    const ctx: ToolContext = {
-      signal,
-      windowId: this.options.windowId,
-      browser: this.options.browser,
-      page,
-      snapshots: this.options.snapshots,
-      readPage: (at, options = {}) => this.options.snapshots.capture(page, at, { signal, ...options }),
-      checkDestination: (url) => this.options.gates.originRefusal(url),
-      isTabVisible: async (url) => (await this.options.gates.originRefusal(url)) === undefined,
-      ...(this.options.downloads ? { downloads: this.options.downloads } : {}),
-      ...(this.options.dialogs ? { dialogs: this.options.dialogs } : {}),
-      // Only a write, confirmed by the user, may answer a dialog: a read's dialogs are always dismissed.
-      ...(tool.effect === 'write' && dialogAnswerOf(args.dialog) ? { dialog: dialogAnswerOf(args.dialog)! } : {}),
+    const checkDestination = (url: string | undefined) => this.options.gates.originRefusal(url);
+    // Page commands wait until what the call shows (the outline) is in place; the rest need not.
+    const contextFor = (shown?: Promise<void>): ToolContext => {
+      const page = this.#guard(shown);
+      return {
+        signal,
+        windowId: this.options.windowId,
+        browser: this.options.browser,
+        page,
+        snapshots: this.options.snapshots,
+        readPage: (at, options = {}) => this.options.snapshots.capture(page, at, { signal, ...options }),
+        checkDestination,
+        isTabVisible: async (url) => (await checkDestination(url)) === undefined,
+        ...(this.options.downloads ? { downloads: this.options.downloads } : {}),
+        ...(this.options.dialogs ? { dialogs: this.options.dialogs } : {}),
+        // Only a write, confirmed by the user, may answer a dialog: a read's dialogs are always dismissed.
+        ...(tool.effect === 'write' && dialogAnswerOf(args.dialog) ? { dialog: dialogAnswerOf(args.dialog)! } : {}),
+      };
     };
     const write = tool.effect === 'write';
     // Watching from before the handler runs: a click's download can begin before its result is in.
     const watch = write && this.options.downloads?.reporting() ? new DownloadWatch(this.options.downloads) : undefined;
     try {
-      const work = async () => {
+      const work = async (shown?: Promise<void>) => {
+        const ctx = contextFor(shown);
         if (tool.scope === 'page') {
           // The gates resolved and checked the tab before the call got here.
           if (!tab) throw new PageCommandError('There is no tab to act on.', 'no-tab');
@@ -129,11 +134,11 @@ export class BrowserToolServer implements ToolServer {
       };
       if (this.options.activity) {
         const call = { tool: tool.name, write, target: tool.scope, tab, windowId: this.options.windowId, signal };
-        await this.options.activity.around({ ...call, checkDestination: ctx.checkDestination }, work);
+        await this.options.activity.around({ ...call, checkDestination }, work);
       } else {
         await work();
       }
-      if (watch && !response.isError) await reportStartedDownloads(watch, ctx.checkDestination, response, signal);
+      if (watch && !response.isError) await reportStartedDownloads(watch, checkDestination, response, signal);
     } catch (error) {
       if (signal.aborted) throw error;
       if (error instanceof PageCommandError) return new ResponseBuilder().error(error.message).build();

@@ -17,6 +17,11 @@ export interface ActiveCall {
 }
 
 export interface CallActivity {
-  /** Runs `work` (the tool's handler); whatever it shows must be gone when this settles, however `work` ends. */
-  around(call: ActiveCall, work: () => Promise<void>): Promise<void>;
+  /**
+   * Runs `work` (the tool's handler) while showing the call, handing it `shown`, which resolves
+   * (never rejects) once what is shown is in place: the handler may prepare meanwhile, and waits
+   * for it before it touches the page. Whatever it shows must be gone when this settles, however
+   * `work` ends.
+   */
+  around(call: ActiveCall, work: (shown: Promise<void>) => Promise<void>): Promise<void>;
 }

@@ -37,6 +37,19 @@ describe('PageGuard', () => {
     expect(sent[0]!.options).toMatchObject({ frameId: 0, documentId: 'D0' });
   });
 
+  it('holds every command until the call is ready, and sends nothing to a refused document meanwhile', async () => {
+    const { port, sent } = transport([TOP]);
+    let ready!: () => void;
+    const guard = new PageGuard(port, decide, new Promise<void>((resolve) => (ready = resolve)));
+    const pending = guard.run(1, READ);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(sent).toHaveLength(0);
+    expect(await guard.frames(1)).toEqual([TOP]);
+    ready();
+    await pending;
+    expect(sent).toHaveLength(1);
+  });
+
   it('sends nothing to a document the gates refuse', async () => {
     const { port, sent } = transport([{ ...TOP, url: 'http://localhost:8000/secret' }]);
     const error = await new PageGuard(port, decide).run(1, READ).catch((e: unknown) => e);

@@ -74,9 +74,11 @@ function withheldText(refusal: string): string {
 export class PageGuard implements PagePort {
   readonly #verdicts = new Map<string, Promise<string | undefined>>();
 
+  /** `ready`: what every command waits for before it is sent (what the call shows being in place). */
   constructor(
     private readonly transport: PageTransport,
     private readonly decide: ReadDecision,
+    private readonly ready?: Promise<void>,
   ) {}
 
   /** The decision for a URL, asked once per URL for the life of this guard (one tool call). */
@@ -126,6 +128,7 @@ export class PageGuard implements PagePort {
     const deciding = decidingUrl(frame, frames);
     const refusal = await this.verdict(deciding);
     if (refusal) throw new PageRefusal(refusedText(refusal), REFUSED_DOCUMENT, deciding, refusal);
+    await this.ready;
     const answer = await this.transport.send(tabId, command, {
       frameId,
       ...(frame.documentId ? { documentId: frame.documentId } : {}),

@@ -64,6 +64,59 @@ describe('CallPresence', () => {
     ]);
   });
 
+  it('lets the work prepare while the outline goes up, tells it when the outline is there, and hides it after', async () => {
+    const log: string[] = [];
+    let shownInPage!: () => void;
+    const outline: OutlinePort = {
+      show: () => new Promise<void>((resolve) => (shownInPage = () => (log.push('shown'), resolve()))),
+      hide: async () => void log.push('hide'),
+    };
+    const presence = new CallPresence({
+      groups: { join: async () => undefined },
+      outline,
+      outlineOn: () => true,
+      label: (name) => name,
+      activeTab: async () => undefined,
+    });
+    let finished = false;
+    const running = presence
+      .activityFor(() => ada)
+      .around(call(), async (shown) => {
+        log.push('preparing');
+        await shown;
+        log.push('acting');
+      });
+    void running.then(() => (finished = true));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(log).toEqual(['preparing']);
+    expect(finished).toBe(false);
+    shownInPage();
+    await running;
+    expect(log).toEqual(['preparing', 'shown', 'acting', 'hide']);
+  });
+
+  it('hides the outline only after it went up, when the work ended first', async () => {
+    const log: string[] = [];
+    let shownInPage!: () => void;
+    const outline: OutlinePort = {
+      show: () => new Promise<void>((resolve) => (shownInPage = () => (log.push('shown'), resolve()))),
+      hide: async () => void log.push('hide'),
+    };
+    const presence = new CallPresence({
+      groups: { join: async () => undefined },
+      outline,
+      outlineOn: () => true,
+      label: (name) => name,
+      activeTab: async () => undefined,
+    });
+    const running = presence.activityFor(() => ada).around(call(), () => Promise.reject(new Error('stale ref')));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(log).toEqual([]);
+    shownInPage();
+    await expect(running).rejects.toThrow('stale ref');
+    expect(log).toEqual(['shown', 'hide']);
+  });
+
   it('removes the outline when the action fails or is cancelled', async () => {
     const { log, presence } = setUp();
     const activity = presence.activityFor(() => ada);

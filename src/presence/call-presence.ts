@@ -45,14 +45,16 @@ export class CallPresence {
     return { around: (call, work) => this.#around(agent(), call, work) };
   }
 
-  async #around(agent: AgentRef, call: ActiveCall, work: () => Promise<void>): Promise<void> {
+  async #around(agent: AgentRef, call: ActiveCall, work: (shown: Promise<void>) => Promise<void>): Promise<void> {
     const tab = call.target === 'page' ? call.tab : undefined;
     const joined = tab ? this.options.groups.join(agent, tab.id) : Promise.resolve();
     const outlined = tab && call.write && this.options.outlineOn() ? tab.id : undefined;
-    if (outlined !== undefined) await this.#begin(outlined, agent);
+    // The work starts beside the outline (arming dialogs, say) and waits for it before acting.
+    const shown = outlined !== undefined ? this.#begin(outlined, agent) : Promise.resolve();
     try {
-      await work();
+      await work(shown);
     } finally {
+      await shown;
       if (outlined !== undefined) await this.#end(outlined, agent);
       await joined;
     }
