@@ -128,7 +128,8 @@ export async function performAction(
     const sent = performance.now();
     try {
       const signal = AbortSignal.any([ctx.signal, deadline]);
-      reply = await page.run(tab.id, { ...command, actionId } as ActionCommand, { frameId, signal });
+      const arming = dialogs ? { dialogs: dialogs.arming } : {};
+      reply = await page.run(tab.id, { ...command, actionId, ...arming } as ActionCommand, { frameId, signal });
     } catch (error) {
       if (ctx.signal.aborted) throw error;
       if (deadline.aborted) {

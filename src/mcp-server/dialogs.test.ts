@@ -15,12 +15,12 @@ const OTHER = 'https://ads.example';
 
 /** A tab's relays as a script: what each frame's dialogs will have been when collected. */
 function fakeDialogs(opened: FrameDialogs[] = [], asks = false) {
-  const armed: { frameId: number | 'all'; answer: DialogAnswer | null }[] = [];
+  /** The tabs whose every frame was armed to dismiss, in order. */
+  const armed: number[] = [];
   const leaves: LeaveMode[] = [];
   const port: DialogPort = {
-    async arm(_tabId, _token, answered) {
-      armed.push({ frameId: 'all', answer: null });
-      if (answered) armed.push({ frameId: answered.frameId, answer: answered.answer });
+    async arm(tabId) {
+      armed.push(tabId);
     },
     async collect() {
       return opened;
@@ -53,6 +53,11 @@ function setUp(options: { act?: boolean; dialogs: DialogPort; frames?: { frameId
   return { call, audit, asked, browser };
 }
 
+/** What the action command (the op given) carried to arm its own frame. */
+function armingOf(browser: { sent: Array<{ op: string }> }, op: string) {
+  return (browser.sent.find((command) => command.op === op) as { dialogs?: unknown } | undefined)?.dialogs;
+}
+
 const confirmRecord = (url: string, answer: DialogAnswer | null) => ({
   kind: 'confirm' as const,
   message: 'Delete the report?',
@@ -63,25 +68,28 @@ const confirmRecord = (url: string, answer: DialogAnswer | null) => ({
 describe('the dialog argument', () => {
   it('is refused with the call when act mode is off; nothing is armed', async () => {
     const dialogs = fakeDialogs();
-    const { call, asked } = setUp({ act: false, dialogs: dialogs.port });
+    const { call, asked, browser } = setUp({ act: false, dialogs: dialogs.port });
     const { result, text } = await call('click', { ref: 'e1', dialog: { accept: true } });
     expect(result.isError).toBe(true);
     expect(text).toMatch(/act mode/i);
     expect(asked).toHaveLength(0);
     expect(dialogs.armed).toEqual([]);
+    expect(browser.sent).toEqual([]);
   });
 
   it('is shown to the user in the confirmation and the audit entry, then answers in the action frame', async () => {
     const dialogs = fakeDialogs([{ frameId: 0, records: [confirmRecord(`${SITE}/work`, { accept: true })] }]);
-    const { call, asked, audit } = setUp({ dialogs: dialogs.port });
+    const { call, asked, audit, browser } = setUp({ dialogs: dialogs.port });
     const { result, text } = await call('click', { ref: 'e1', dialog: { accept: true } });
     expect(result.isError, text).toBeFalsy();
     expect(asked[0]!.args).toMatchObject({ ref: 'e1', dialog: { accept: true } });
     expect(audit.at(-1)!.args).toMatchObject({ dialog: { accept: true } });
-    expect(dialogs.armed).toEqual([
-      { frameId: 'all', answer: null },
-      { frameId: 0, answer: { accept: true } },
-    ]);
+    // One frame: the click arms it itself, with the answer; nothing else is armed.
+    expect(dialogs.armed).toEqual([]);
+    expect(armingOf(browser, 'click')).toEqual({
+      token: expect.stringMatching(/^[0-9a-f]{24}$/),
+      answer: { accept: true },
+    });
     expect(text).toContain(
       'The page opened a confirm dialog during the action; it was answered as the call said: accepted (OK)',
     );
@@ -113,10 +121,10 @@ describe('the dialog argument', () => {
 
   it('without an answer, reports the dismissed dialog and how to answer it', async () => {
     const dialogs = fakeDialogs([{ frameId: 0, records: [confirmRecord(`${SITE}/work`, null)] }]);
-    const { call } = setUp({ dialogs: dialogs.port });
+    const { call, browser } = setUp({ dialogs: dialogs.port });
     const { result, text } = await call('click', { ref: 'e1' });
     expect(result.isError).toBeFalsy();
-    expect(dialogs.armed).toEqual([{ frameId: 'all', answer: null }]);
+    expect(armingOf(browser, 'click')).toEqual({ token: expect.any(String) });
     expect(text).toContain('it was dismissed (Cancel), because the call gave no `dialog` answer');
     expect(text).toContain('Delete the report?');
     expect(text).toContain('repeat the action with `dialog`');
@@ -128,12 +136,16 @@ describe('the dialog argument', () => {
       { frameId: 0, url: `${SITE}/work` },
       { frameId: 3, url: `${OTHER}/frame` },
     ];
-    const { call } = setUp({ dialogs: dialogs.port, frames });
+    const { call, browser } = setUp({ dialogs: dialogs.port, frames });
     // A ref in the refused frame: the guard refuses the action, and the frame never got the answer.
     const refused = await call('click', { ref: 'f3e1', dialog: { accept: true, promptText: 'secret' } });
     expect(refused.result.isError).toBe(true);
-    expect(dialogs.armed).toEqual([{ frameId: 'all', answer: null }]);
+    expect(dialogs.armed).toEqual([1]);
+    expect(armingOf(browser, 'click')).toBeUndefined();
     const { text } = await call('click', { ref: 'e1', dialog: { accept: true } });
+    // Two frames: every frame is armed to dismiss first, then the click arms its own with the answer.
+    expect(dialogs.armed).toEqual([1, 1]);
+    expect(armingOf(browser, 'click')).toEqual({ token: expect.any(String), answer: { accept: true } });
     expect(text).toContain('A frame Tabwright may not read opened a confirm dialog during the action');
     expect(text).not.toContain('Delete the report?');
   });
@@ -150,9 +162,9 @@ describe('the dialog argument', () => {
 
   it('is never passed on by a read: a hover dismisses whatever it opens', async () => {
     const dialogs = fakeDialogs();
-    const { call } = setUp({ dialogs: dialogs.port });
+    const { call, browser } = setUp({ dialogs: dialogs.port });
     await call('hover', { ref: 'e1', dialog: { accept: true } });
-    expect(dialogs.armed).toEqual([{ frameId: 'all', answer: null }]);
+    expect(armingOf(browser, 'hover')).toEqual({ token: expect.any(String) });
   });
 
   it('is checked as an object with a boolean accept', async () => {

@@ -1,9 +1,9 @@
 /**
  * JavaScript dialogs around agent actions, panel side. Before an action the tab's dialog relays
- * are armed (see src/page/dialogs/): the frame the action runs in with the call's `dialog` answer,
- * if the gates allow that frame, every other frame to dismiss. Afterwards what the dialogs said is
- * collected and reported: quoted as page content only when the frame that opened it passes the
- * same decision as every read. Leaving a page (navigate, history, reload, close_tab) first asks the
+ * are armed (see src/page/dialogs/): the frame the action runs in by the action command itself,
+ * with the call's `dialog` answer if the gates allow that frame, every other frame beforehand to
+ * dismiss. Afterwards what the dialogs said is collected and reported: quoted as page content only
+ * when the frame that opened it passes the same decision as every read. Leaving a page (navigate, history, reload, close_tab) first asks the
  * page whether a beforeunload handler would prompt, and lets the leave pass only when told to accept.
  */
 import type { DialogAnswer, DialogKind, DialogRecord } from '../page/dialogs/channel';
@@ -24,12 +24,8 @@ export type LeaveMode = 'check' | 'allow' | 'forbid';
 
 /** The tab's dialog relays, reached without the page agent (the platform implements it over chrome.scripting). */
 export interface DialogPort {
-  /** Arms every frame of the tab to dismiss, and `answered`'s document to answer its first dialog. */
-  arm(
-    tabId: number,
-    token: string,
-    answered?: { frameId: number; documentId?: string; answer: DialogAnswer },
-  ): Promise<void>;
+  /** Arms every frame of the tab to dismiss. */
+  arm(tabId: number, token: string): Promise<void>;
   /** The dialogs each frame saw since `arm`, disarming them. */
   collect(tabId: number, token: string): Promise<FrameDialogs[]>;
   /** For each frame with a hook, whether leaving would prompt (`check`), or that it was told. */
@@ -60,6 +56,8 @@ function randomToken(): string {
 }
 
 export interface ArmedDialogs {
+  /** What the action command carries to arm its own frame (`dialogs` of every page action). */
+  arming: { token: string; answer?: DialogAnswer };
   /** Writes what the action's dialogs were into the result; safe to call once. */
   report(response: ResponseBuilder): Promise<void>;
   /** Disarms without reporting (the action failed). */
@@ -67,22 +65,20 @@ export interface ArmedDialogs {
 }
 
 /**
- * Arms the tab's relays for one action in `frameId`. The answer goes only to a document the gates
- * allow; elsewhere every dialog is dismissed.
+ * Arms the tab's relays for one action in `frameId`: the other frames here, to dismiss; the
+ * action's own frame through the command (`arming`), so a tab of one frame needs no extra trip to
+ * the page. The answer goes only to a document the gates allow; elsewhere every dialog is dismissed.
  */
 export async function armDialogs(ctx: ToolContext, tabId: number, frameId: number): Promise<ArmedDialogs | undefined> {
   const port = ctx.dialogs;
   if (!port) return undefined;
   const token = randomToken();
-  const answer = ctx.dialog;
-  let answered: Parameters<DialogPort['arm']>[2];
-  // The frame list is only needed to judge where an answer would go; most calls give none.
-  const frames = answer ? await ctx.page.frames(tabId).catch(() => [] as FrameInfo[]) : [];
+  const frames = await ctx.page.frames(tabId).catch(() => [] as FrameInfo[]);
   const frame = frames.find((f) => f.frameId === frameId);
-  if (answer && frame && (await ctx.checkDestination(decidingUrl(frame, frames))) === undefined) {
-    answered = { frameId, answer, ...(frame.documentId ? { documentId: frame.documentId } : {}) };
-  }
-  await port.arm(tabId, token, answered).catch(() => undefined);
+  const answered = !!ctx.dialog && !!frame && (await ctx.checkDestination(decidingUrl(frame, frames))) === undefined;
+  // The command arms its own frame after this, over the dismissal, with the same token.
+  const alone = frames.length === 1 && frame !== undefined;
+  if (!alone) await port.arm(tabId, token).catch(() => undefined);
   let done = false;
   const collect = async () => {
     if (done) return [];
@@ -90,6 +86,7 @@ export async function armDialogs(ctx: ToolContext, tabId: number, frameId: numbe
     return port.collect(tabId, token).catch(() => [] as FrameDialogs[]);
   };
   return {
+    arming: answered ? { token, answer: ctx.dialog! } : { token },
     async report(response) {
       const seen = await collect();
       if (!seen.some((f) => f.records.length)) return;

@@ -22,6 +22,7 @@ import { runViewport } from './commands/viewport';
 import { runCancelWait, runWaitFor } from './commands/wait-for';
 import { runExtract } from './commands/extract';
 import { runFetch } from './commands/fetch';
+import { installedRelay, type DialogRelay } from './dialogs/relay';
 import { runPageState } from './commands/page-state';
 import { PageError, type PageEnv } from './env';
 import { FrameHandshake } from './frame-handshake';
@@ -94,6 +95,10 @@ export class PageAgent implements PageEnv {
     }
     if (!element) throw new PageError(`No element matches the selector ${selector}.`, 'no-match');
     return element;
+  }
+
+  dialogRelay(): DialogRelay | undefined {
+    return installedRelay(this.document.defaultView);
   }
 
   refs(frameId = 0): RefRegistry {

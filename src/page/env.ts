@@ -1,4 +1,5 @@
 /** What every page command gets: the document, its ref registry and target resolution. */
+import type { DialogRelay } from './dialogs/relay';
 import type { PageErrorCode } from './error-codes';
 import type { FrameHandshake } from './frame-handshake';
 import type { ElementTarget } from './protocol';
@@ -27,4 +28,6 @@ export interface PageEnv {
   resolveTarget(target: ElementTarget): Element;
   /** The element a selector names in this document, or the body when there is no selector. */
   queryRoot(selector: string | undefined): Element;
+  /** This frame's dialog relay, where the site's content scripts installed one. */
+  dialogRelay(): DialogRelay | undefined;
 }

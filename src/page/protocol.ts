@@ -85,8 +85,25 @@ export const SettleSpec = z.object({
   capMs: z.number().int().positive().max(30_000).optional(),
 });
 
-/** Every action carries an id (to cancel it with `cancelWait`) and may tune its settle wait. */
-const actionFields = { actionId: z.string().optional(), settle: SettleSpec.optional() };
+/**
+ * The dialog relay of the action's own frame armed by the action itself (page/dialogs/relay.ts):
+ * the answer for the first dialog it opens, or none to dismiss them all (absent, not null: Chrome
+ * drops null members of script arguments); `token` collects them.
+ */
+export const DialogArming = z.object({
+  token: z.string().min(1).max(64),
+  answer: z.object({ accept: z.boolean(), promptText: z.string().optional() }).strict().optional(),
+});
+
+/**
+ * Every action carries an id (to cancel it with `cancelWait`), may tune its settle wait, and may
+ * arm its frame's dialog relay.
+ */
+const actionFields = {
+  actionId: z.string().optional(),
+  settle: SettleSpec.optional(),
+  dialogs: DialogArming.optional(),
+};
 
 export const ClickCommand = z.object({
   op: z.literal('click'),

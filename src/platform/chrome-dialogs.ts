@@ -12,9 +12,9 @@ type Relay = {
 };
 
 // The functions below run in the page and must not close over anything; the key is repeated there.
-function armRelay(token: string, answer: DialogAnswer | null): boolean {
+function armRelay(token: string): boolean {
   const relay = (globalThis as unknown as Record<string, Relay | undefined>).__tabwrightDialogRelay;
-  return relay ? relay.arm(token, answer) : false;
+  return relay ? relay.arm(token, null) : false;
 }
 
 function collectRelay(token: string): DialogRecord[] {
@@ -35,17 +35,8 @@ const isRecord = (value: unknown): value is DialogRecord =>
   typeof (value as DialogRecord).url === 'string';
 
 export class ChromeDialogs implements DialogPort {
-  async arm(
-    tabId: number,
-    token: string,
-    answered?: { frameId: number; documentId?: string; answer: DialogAnswer },
-  ): Promise<void> {
-    await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, func: armRelay, args: [token, null] });
-    if (!answered) return;
-    const target = answered.documentId
-      ? { tabId, documentIds: [answered.documentId] }
-      : { tabId, frameIds: [answered.frameId] };
-    await chrome.scripting.executeScript({ target, func: armRelay, args: [token, answered.answer] });
+  async arm(tabId: number, token: string): Promise<void> {
+    await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, func: armRelay, args: [token] });
   }
 
   async collect(tabId: number, token: string): Promise<FrameDialogs[]> {

@@ -20,6 +20,8 @@ export interface FakeBrowser extends BrowserPort {
   effects: string[];
   /** Page commands run, by op (including the read-only `inspectTargets` and `snapshot`). */
   commands: string[];
+  /** The same commands whole, as sent. */
+  sent: PageCommand[];
   /** Refs/selectors the page reports as password fields. */
   passwordFields: Set<string>;
   /** What `page.frames()` lists (when empty: the tab's top frame alone). */
@@ -43,6 +45,7 @@ const READ_ONLY_OPS = new Set(['snapshot', 'inspectTargets', 'getText', 'readDom
 export function fakeBrowser(tabs: TabInfo[]): FakeBrowser {
   const effects: string[] = [];
   const commands: string[] = [];
+  const sent: PageCommand[] = [];
   const passwordFields = new Set<string>();
   const byId = (id: number) => tabs.find((tab) => tab.id === id);
   let captures = 0;
@@ -51,6 +54,7 @@ export function fakeBrowser(tabs: TabInfo[]): FakeBrowser {
   const page: PageTransport = {
     async send(tabId, command: PageCommand, options) {
       commands.push(command.op);
+      sent.push(command);
       if (!READ_ONLY_OPS.has(command.op)) effects.push(`page:${command.op}`);
       const tab = byId(tabId);
       if (command.op === 'frameRects') {
@@ -99,6 +103,7 @@ export function fakeBrowser(tabs: TabInfo[]): FakeBrowser {
     tabs,
     effects,
     commands,
+    sent,
     passwordFields,
     frameList: [],
     frameRects: new Map(),

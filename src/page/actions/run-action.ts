@@ -3,6 +3,7 @@
  * cancel it, the document is watched from before the first event, and once the action is done the
  * page is given time to settle (see `settle.ts`). Refusals become errors the model can act on.
  */
+import type { DialogAnswer } from '../dialogs/channel';
 import { PageError, type PageEnv } from '../env';
 import { ensureActionable, NotActionable, type ActionabilityOptions, type ActionPoint } from './actionability';
 import { describeElement } from './describe';
@@ -12,6 +13,7 @@ import { ActionCancelled } from './timing';
 export interface ActionSpec {
   actionId?: string;
   settle?: Partial<SettleOptions>;
+  dialogs?: { token: string; answer?: DialogAnswer };
 }
 
 /** The action line, or a function that writes it once the page has settled (to report the result). */
@@ -57,6 +59,8 @@ export async function runAction(
     env.waits.get(id)?.abort();
     env.waits.set(id, controller);
   }
+  // Armed before the first event: whatever the action makes the page open is answered or dismissed.
+  if (spec.dialogs) env.dialogRelay()?.arm(spec.dialogs.token, spec.dialogs.answer ?? null);
   const watch = new SettleWatch(env.document);
   try {
     const line = await work(controller.signal);

@@ -1,6 +1,6 @@
 /** Entry of the isolated-world content script (see relay.ts); the panel reaches it by this global. */
 import { RELAY_KEY } from './channel';
-import { createDialogRelay } from './relay';
+import { createDialogRelay, installedRelay } from './relay';
 
-const scope = globalThis as unknown as Record<string, unknown>;
-scope[RELAY_KEY] ??= createDialogRelay(document);
+if (!installedRelay(globalThis))
+  (globalThis as unknown as Record<string, unknown>)[RELAY_KEY] = createDialogRelay(document);

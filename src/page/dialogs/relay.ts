@@ -6,6 +6,7 @@
  * arming ran out), every dialog is the user's and goes to the browser.
  */
 import {
+  RELAY_KEY,
   ASK_EVENT,
   LEAVE_EVENT,
   LEAVE_REPLY_EVENT,
@@ -37,6 +38,11 @@ export interface DialogRelay {
   collect(token: string): DialogRecord[];
   /** Asks the hook about leaving; undefined when no hook answered. */
   leave(mode: LeaveMode): LeaveReply | undefined;
+}
+
+/** The relay installed in this isolated world's `scope` (the frame's window), if any. */
+export function installedRelay(scope: object | null): DialogRelay | undefined {
+  return scope ? (scope as Record<string, DialogRelay | undefined>)[RELAY_KEY] : undefined;
 }
 
 export function createDialogRelay(doc: Document, now: () => number = Date.now): DialogRelay {

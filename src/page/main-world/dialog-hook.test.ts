@@ -7,6 +7,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { installDialogHook } from './dialog-hook';
 import { ARM_TTL_MS, createDialogRelay, type DialogRelay } from '../dialogs/relay';
+import { RELAY_KEY } from '../dialogs/channel';
+import { PageAgent } from '../agent';
 
 type Win = Window & typeof globalThis;
 
@@ -161,5 +163,48 @@ describe('leaving a page', () => {
     const frame = document.createElement('iframe');
     document.body.append(frame);
     expect(createDialogRelay(frame.contentDocument!).leave('check')).toBeUndefined();
+  });
+});
+
+describe('an action command arming its own frame', () => {
+  let win: Win;
+  beforeEach(() => {
+    clock = 1_000;
+    document.body.replaceChildren();
+    win = freshWindow();
+  });
+
+  it('gets the dialogs the page opens while it runs answered as the call said', async () => {
+    (win as unknown as Record<string, unknown>)[RELAY_KEY] = relay;
+    const agent = new PageAgent(win.document);
+    // The page asks while the action waits for it to settle.
+    const settle = { quietFrames: 2, capMs: 1_000 };
+    win.setTimeout(() => win.confirm('Discard the draft?'), 5);
+    const armed = await agent.handle({
+      op: 'settle',
+      settle,
+      dialogs: { token: 't7', answer: { accept: true } },
+    });
+    expect(armed).toMatchObject({ ok: true });
+    expect(native.confirm).not.toHaveBeenCalled();
+    expect(relay.collect('t7')).toEqual([
+      { kind: 'confirm', message: 'Discard the draft?', answer: { accept: true }, url: expect.any(String) },
+    ]);
+    // Without arming, the same page's dialog is the user's.
+    win.setTimeout(() => win.confirm('Discard the draft?'), 5);
+    await agent.handle({ op: 'settle', settle });
+    expect(native.confirm).toHaveBeenCalledTimes(1);
+  });
+
+  it('refuses an arming that is not a token and an answer', async () => {
+    const agent = new PageAgent(win.document);
+    for (const dialogs of [
+      { token: '' },
+      { token: 't', answer: { accept: 'yes' } },
+      { token: 't', answer: null },
+      {},
+    ]) {
+      expect(await agent.handle({ op: 'settle', dialogs })).toMatchObject({ ok: false });
+    }
   });
 });
