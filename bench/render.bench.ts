@@ -123,8 +123,9 @@ function mainThread(events: TraceEvent[], extensionId: string) {
     scriptMs: (total(script) - overlap(script, styleLayout)) / 1000,
     styleLayoutMs: total(styleLayout) / 1000,
     busyMs: total(union(tasks.map(span))) / 1000,
-    longestTaskMs: Math.max(0, ...tasks.map((event) => event.dur! / 1000)),
-    longestTaskCpuMs: Math.max(0, ...tasks.map((event) => (event.tdur ?? event.dur!) / 1000)),
+    // Folded, not spread: a long trace has more tasks than a call may take arguments.
+    longestTaskMs: tasks.reduce((most, event) => Math.max(most, event.dur! / 1000), 0),
+    longestTaskCpuMs: tasks.reduce((most, event) => Math.max(most, (event.tdur ?? event.dur!) / 1000), 0),
     frames: mine.filter((event) => event.name === 'FireAnimationFrame').length,
   };
 }
