@@ -49,6 +49,24 @@ function call(overrides: Partial<ActiveCall> = {}): ActiveCall {
   };
 }
 
+/** An outline that goes up only when `showInPage` is called. */
+function slowOutline() {
+  const log: string[] = [];
+  let showInPage!: () => void;
+  const outline: OutlinePort = {
+    show: () => new Promise<void>((resolve) => (showInPage = () => (log.push('shown'), resolve()))),
+    hide: async () => void log.push('hide'),
+  };
+  const presence = new CallPresence({
+    groups: { join: async () => undefined },
+    outline,
+    outlineOn: () => true,
+    label: (name) => name,
+    activeTab: async () => undefined,
+  });
+  return { log, presence, showInPage: () => showInPage() };
+}
+
 const ada = { id: 'ada', name: 'Ada' };
 const bob = { id: 'bob', name: 'Bob' };
 
@@ -65,19 +83,7 @@ describe('CallPresence', () => {
   });
 
   it('lets the work prepare while the outline goes up, tells it when the outline is there, and hides it after', async () => {
-    const log: string[] = [];
-    let shownInPage!: () => void;
-    const outline: OutlinePort = {
-      show: () => new Promise<void>((resolve) => (shownInPage = () => (log.push('shown'), resolve()))),
-      hide: async () => void log.push('hide'),
-    };
-    const presence = new CallPresence({
-      groups: { join: async () => undefined },
-      outline,
-      outlineOn: () => true,
-      label: (name) => name,
-      activeTab: async () => undefined,
-    });
+    const { log, presence, showInPage } = slowOutline();
     let finished = false;
     const running = presence
       .activityFor(() => ada)
@@ -90,29 +96,17 @@ describe('CallPresence', () => {
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(log).toEqual(['preparing']);
     expect(finished).toBe(false);
-    shownInPage();
+    showInPage();
     await running;
     expect(log).toEqual(['preparing', 'shown', 'acting', 'hide']);
   });
 
   it('hides the outline only after it went up, when the work ended first', async () => {
-    const log: string[] = [];
-    let shownInPage!: () => void;
-    const outline: OutlinePort = {
-      show: () => new Promise<void>((resolve) => (shownInPage = () => (log.push('shown'), resolve()))),
-      hide: async () => void log.push('hide'),
-    };
-    const presence = new CallPresence({
-      groups: { join: async () => undefined },
-      outline,
-      outlineOn: () => true,
-      label: (name) => name,
-      activeTab: async () => undefined,
-    });
+    const { log, presence, showInPage } = slowOutline();
     const running = presence.activityFor(() => ada).around(call(), () => Promise.reject(new Error('stale ref')));
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(log).toEqual([]);
-    shownInPage();
+    showInPage();
     await expect(running).rejects.toThrow('stale ref');
     expect(log).toEqual(['shown', 'hide']);
   });
