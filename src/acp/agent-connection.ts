@@ -25,6 +25,7 @@ import { createWebSocketStream } from '@agentclientprotocol/sdk/experimental/ws-
 import { agentErrorText } from './agent-error';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff';
 import { subprotocolsFor } from './broker-url';
+import { coalesceTextChunks } from './chunk-coalescer';
 import { sleep, type Clock } from './clock';
 import { ElicitationBroker, type ElicitationPrompt } from './elicitation';
 import { classifyFailure, type Failure, type ReachabilityProbe } from './failure';
@@ -393,10 +394,11 @@ export class AgentConnection {
         .onRequest('session/request_permission', ({ params }) => this.#onPermission(params))
         .onRequest('elicitation/create', ({ params, signal }) => this.elicitations.ask(params, signal)),
     );
-    const stream = createWebSocketStream(this.#options.url, {
+    const socket = createWebSocketStream(this.#options.url, {
       protocols: subprotocolsFor(this.#options.token),
       WebSocket,
     });
+    const stream = { ...socket, readable: coalesceTextChunks(socket.readable, this.#options.clock) };
     const connection = app.connect(stream);
     this.#connection = connection;
     this.#options.tunnel.attach(connection);

@@ -5,11 +5,15 @@ import { AgentConnection, type AgentEvents, type ConnectionStatus } from '../../
 import { systemClock } from '../../src/acp/clock';
 import { fetchProbe } from '../../src/acp/failure';
 import { McpTunnel } from '../../src/mcp-server/tunnel';
+import { startRawPeer, type RawPeer } from '../peers/raw-acp-peer';
 
 let broker: RunningBroker | undefined;
+let peer: RawPeer | undefined;
 afterEach(async () => {
   await broker?.close();
   broker = undefined;
+  await peer?.close();
+  peer = undefined;
 });
 
 function recorder() {
@@ -89,5 +93,53 @@ describe('panel ACP client against the local broker', () => {
     b.enable();
     await until(() => none.statuses.some(([s]) => s === 'unreachable'));
     b.disable();
+  });
+
+  // The panel merges close text chunks before the SDK sees them; a reply's last words must still
+  // reach the panel before the turn's end, however the frames are spaced.
+  it.each([
+    ['in one burst', 0, 0],
+    ['1 ms apart', 1, 1],
+    ['the end 5 ms after the text', 0, 5],
+    ['the end after the hold', 0, 40],
+    ['3 ms apart, the end at once', 3, 0],
+  ])('keeps a streamed reply before its end: %s', async (_label, gapMs, endAfterMs) => {
+    const words = Array.from({ length: 40 }, (_, n) => `w${n} `);
+    peer = await startRawPeer({
+      answerPrompt: (id, send) =>
+        void (async () => {
+          for (const word of words) {
+            send({
+              jsonrpc: '2.0',
+              method: 'session/update',
+              params: {
+                sessionId: 'raw-session',
+                update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: word } },
+              },
+            });
+            if (gapMs) await new Promise((r) => setTimeout(r, gapMs));
+          }
+          if (endAfterMs) await new Promise((r) => setTimeout(r, endAfterMs));
+          send({ jsonrpc: '2.0', id, result: { stopReason: 'end_turn' } });
+        })(),
+    });
+    const order: string[] = [];
+    const r = recorder();
+    const agent = connect(peer.url, '', {
+      ...r.events,
+      update: (u) => {
+        if (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text') order.push(u.content.text);
+      },
+      turnEnded: (_id, outcome) => {
+        order.push('<end>');
+        r.ended.push(outcome);
+      },
+    });
+    agent.enable();
+    agent.send('go');
+    await until(() => r.ended.length === 1);
+    agent.disable();
+    expect(order.at(-1)).toBe('<end>');
+    expect(order.slice(0, -1).join('')).toBe(words.join(''));
   });
 });

@@ -34,6 +34,8 @@ export interface RawPeerOptions {
   resume?: boolean;
   /** Never answer session/prompt and send no update (an agent still thinking about the turn). */
   holdPrompts?: boolean;
+  /** Answers session/prompt instead of the plain end of turn: `send` writes a frame to the socket. */
+  answerPrompt?: (id: string | number, send: (frame: Frame) => void) => void;
 }
 
 export async function startRawPeer(options: RawPeerOptions = {}): Promise<RawPeer> {
@@ -78,6 +80,7 @@ export async function startRawPeer(options: RawPeerOptions = {}): Promise<RawPee
         return send({ jsonrpc: '2.0', id, result: method === 'session/new' ? { sessionId: 'raw-session' } : {} });
       case 'session/prompt':
         if (options.holdPrompts) return;
+        if (options.answerPrompt) return options.answerPrompt(id, send);
         return send({ jsonrpc: '2.0', id, result: { stopReason: 'end_turn' } });
       default:
         return send({ jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${method}` } });

@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { CHUNK_HOLD_MS, coalesceTextChunks } from './chunk-coalescer';
+import { FakeClock, flushMicrotasks } from './fake-clock';
+import { plainTextChunk } from './text-chunk';
+
+type Message = Record<string, unknown>;
+
+function rig() {
+  const clock = new FakeClock();
+  let source!: ReadableStreamDefaultController<Message>;
+  const readable = new ReadableStream<Message>({ start: (c) => void (source = c) });
+  const out: Message[] = [];
+  const reader = coalesceTextChunks(readable, clock).getReader();
+  void (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      out.push(value);
+    }
+  })();
+  const send = async (...messages: Message[]) => {
+    for (const message of messages) source.enqueue(message);
+    // A pipe moves each message through a few promise turns.
+    await flushMicrotasks(100);
+  };
+  return { clock, out, send, end: () => source.close(), reader };
+}
+
+const text = (t: string, update: Record<string, unknown> = {}, sessionId = 's1'): Message => ({
+  jsonrpc: '2.0',
+  method: 'session/update',
+  params: {
+    sessionId,
+    update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: t }, ...update },
+  },
+});
+const textOf = (message: Message) => (message.params as { update: { content: { text: string } } }).update.content.text;
+const response = { jsonrpc: '2.0', id: 1, result: { stopReason: 'end_turn' } };
+
+describe('text chunk coalescing', () => {
+  it('merges a burst of text chunks into one, after the hold', async () => {
+    const r = rig();
+    await r.send(text('Hel'), text('lo, '), text('world'));
+    expect(r.out).toEqual([]);
+    await r.clock.advance(CHUNK_HOLD_MS);
+    expect(r.out).toEqual([text('Hello, world')]);
+    expect(plainTextChunk(r.out[0]!.params)).toBeDefined();
+  });
+
+  it('hands a lone chunk on unchanged', async () => {
+    const r = rig();
+    const lone = text('alone');
+    await r.send(lone);
+    await r.clock.advance(CHUNK_HOLD_MS);
+    expect(r.out).toHaveLength(1);
+    expect(r.out[0]).toBe(lone);
+  });
+
+  it('does not merge across sessions, kinds or messages', async () => {
+    const r = rig();
+    await r.send(
+      text('a'),
+      text('b', {}, 's2'),
+      text('c', { sessionUpdate: 'agent_thought_chunk' }, 's2'),
+      text('d', { messageId: 'm1' }, 's2'),
+      text('e', { messageId: 'm1' }, 's2'),
+      text('f', { messageId: 'm2' }, 's2'),
+    );
+    await r.clock.advance(CHUNK_HOLD_MS);
+    expect(r.out.map(textOf)).toEqual(['a', 'b', 'c', 'de', 'f']);
+    expect(r.out[3]).toEqual(text('de', { messageId: 'm1' }, 's2'));
+  });
+
+  it('hands the waiting text on before anything else', async () => {
+    const r = rig();
+    const request = { jsonrpc: '2.0', id: 7, method: 'session/request_permission', params: {} };
+    await r.send(text('last '), text('words'), response, text('x'), request, text('y'));
+    expect(r.out.map((m) => m.id ?? textOf(m))).toEqual(['last words', 1, 'x', 7]);
+    await r.clock.advance(CHUNK_HOLD_MS);
+    expect(r.out.map((m) => m.id ?? textOf(m))).toEqual(['last words', 1, 'x', 7, 'y']);
+    expect(r.clock.pending).toBe(0);
+  });
+
+  it('hands everything else on at once when no text waits', async () => {
+    const r = rig();
+    const other = {
+      jsonrpc: '2.0',
+      method: 'session/update',
+      params: { sessionId: 's1', update: { sessionUpdate: 'plan', entries: [] } },
+    };
+    await r.send(response, other);
+    expect(r.out).toEqual([response, other]);
+  });
+
+  it('passes malformed and decorated chunks through untouched, never merged', async () => {
+    const r = rig();
+    const annotated = text('b');
+    (annotated.params as { update: { content: object } }).update.content = {
+      type: 'text',
+      text: 'b',
+      annotations: null,
+    };
+    const broken = {
+      jsonrpc: '2.0',
+      method: 'session/update',
+      params: { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 5 } } },
+    };
+    await r.send(text('a'), annotated, broken, text('c'));
+    await r.clock.advance(CHUNK_HOLD_MS);
+    expect(r.out).toEqual([text('a'), annotated, broken, text('c')]);
+  });
+
+  it('does not take a request named session/update for a notification', async () => {
+    const r = rig();
+    const asRequest = { ...text('a'), id: 3 };
+    await r.send(asRequest, text('b'));
+    expect(r.out).toEqual([asRequest]);
+  });
+
+  it('hands on what waits when the stream ends', async () => {
+    const r = rig();
+    await r.send(text('a'), text('b'), response, text('c'));
+    r.end();
+    await flushMicrotasks(100);
+    expect(r.out).toEqual([text('ab'), response, text('c')]);
+    expect(r.clock.pending).toBe(0);
+  });
+
+  it('drops nothing it cannot hand on after the reader left', async () => {
+    const r = rig();
+    await r.send(text('a'));
+    await r.reader.cancel();
+    await expect(r.clock.advance(CHUNK_HOLD_MS)).resolves.toBeUndefined();
+  });
+});
