@@ -10,12 +10,17 @@ function rig() {
   let source!: ReadableStreamDefaultController<Message>;
   const readable = new ReadableStream<Message>({ start: (c) => void (source = c) });
   const out: Message[] = [];
+  const ended: { error?: unknown; done?: boolean } = {};
   const reader = coalesceTextChunks(readable, clock).getReader();
   void (async () => {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      out.push(value);
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return void (ended.done = true);
+        out.push(value);
+      }
+    } catch (error) {
+      ended.error = error;
     }
   })();
   const send = async (...messages: Message[]) => {
@@ -23,7 +28,7 @@ function rig() {
     // A pipe moves each message through a few promise turns.
     await flushMicrotasks(100);
   };
-  return { clock, out, send, end: () => source.close(), reader };
+  return { clock, out, ended, send, end: () => source.close(), fail: (error: Error) => source.error(error), reader };
 }
 
 const text = (t: string, update: Record<string, unknown> = {}, sessionId = 's1'): Message => ({
@@ -123,6 +128,18 @@ describe('text chunk coalescing', () => {
     r.end();
     await flushMicrotasks(100);
     expect(r.out).toEqual([text('ab'), response, text('c')]);
+    expect(r.ended.done).toBe(true);
+    expect(r.clock.pending).toBe(0);
+  });
+
+  it('hands on the waiting text before the error of a socket that failed', async () => {
+    const r = rig();
+    await r.send(text('half '), text('a reply'));
+    const dropped = new Error('socket dropped');
+    r.fail(dropped);
+    await flushMicrotasks(100);
+    expect(r.out).toEqual([text('half a reply')]);
+    expect(r.ended.error).toBe(dropped);
     expect(r.clock.pending).toBe(0);
   });
 

@@ -43,13 +43,17 @@ function merged(held: Held): Message {
   };
 }
 
-/** `readable` with runs of close text chunks merged, in order. */
+/**
+ * `readable` with runs of close text chunks merged, in order. When `readable` ends or fails, the
+ * waiting text is handed on first: a socket that drops mid-reply loses none of what it delivered.
+ */
 export function coalesceTextChunks<M extends Message>(
   readable: ReadableStream<M>,
   clock: Clock,
   holdMs = CHUNK_HOLD_MS,
 ): ReadableStream<M> {
-  let out: TransformStreamDefaultController<M> | undefined;
+  const source = readable.getReader();
+  let out: ReadableStreamDefaultController<M> | undefined;
   let held: Held | undefined;
   let holdTimer: unknown;
 
@@ -66,45 +70,61 @@ export function coalesceTextChunks<M extends Message>(
     if (held) hand(merged(held));
     held = undefined;
   };
+  const take = (message: M) => {
+    const chunk = textChunkOf(message);
+    if (!chunk) {
+      release();
+      return hand(message);
+    }
+    const { sessionId, update } = chunk as {
+      sessionId: string;
+      update: { sessionUpdate: string; messageId?: string; content: { text: string } };
+    };
+    if (
+      held &&
+      held.sessionId === sessionId &&
+      held.sessionUpdate === update.sessionUpdate &&
+      held.messageId === update.messageId
+    ) {
+      held.texts.push(update.content.text);
+      return;
+    }
+    release();
+    held = {
+      message,
+      sessionId,
+      sessionUpdate: update.sessionUpdate,
+      messageId: update.messageId,
+      texts: [update.content.text],
+    };
+    holdTimer = clock.setTimeout(release, holdMs);
+  };
 
-  return readable.pipeThrough(
-    new TransformStream<M, M>({
-      start(controller) {
-        out = controller;
-      },
-      transform(message) {
-        const chunk = textChunkOf(message);
-        if (chunk) {
-          const { sessionId, update } = chunk as {
-            sessionId: string;
-            update: { sessionUpdate: string; messageId?: string; content: { text: string } };
-          };
-          if (
-            held &&
-            held.sessionId === sessionId &&
-            held.sessionUpdate === update.sessionUpdate &&
-            held.messageId === update.messageId
-          ) {
-            held.texts.push(update.content.text);
-            return;
+  return new ReadableStream<M>({
+    start(controller) {
+      out = controller;
+      void (async () => {
+        let failure: { error: unknown } | undefined;
+        try {
+          for (;;) {
+            const { value, done } = await source.read();
+            if (done) break;
+            take(value);
           }
-          release();
-          held = {
-            message,
-            sessionId,
-            sessionUpdate: update.sessionUpdate,
-            messageId: update.messageId,
-            texts: [update.content.text],
-          };
-          holdTimer = clock.setTimeout(release, holdMs);
-          return;
+        } catch (error) {
+          failure = { error };
         }
         release();
-        hand(message);
-      },
-      flush() {
-        release();
-      },
-    }),
-  );
+        if (!out) return; // cancelled: the reader is gone
+        if (failure) controller.error(failure.error);
+        else controller.close();
+      })();
+    },
+    cancel(reason) {
+      if (holdTimer !== undefined) clock.clearTimeout(holdTimer);
+      held = undefined;
+      out = undefined;
+      return source.cancel(reason);
+    },
+  });
 }
