@@ -33,14 +33,15 @@ function freshWindow(): Win {
   return win;
 }
 
-describe('dialogs in a page', () => {
-  let win: Win;
-  beforeEach(() => {
-    clock = 1_000;
-    document.body.replaceChildren();
-    win = freshWindow();
-  });
+// Every test starts in a fresh window with its hook and relay, at the same time.
+let win: Win;
+beforeEach(() => {
+  clock = 1_000;
+  document.body.replaceChildren();
+  win = freshWindow();
+});
 
+describe('dialogs in a page', () => {
   it('are the browser’s own while no action runs', () => {
     expect(win.confirm('Delete?')).toBe(true);
     expect(win.prompt('Name?', 'x')).toBe('typed by the user');
@@ -109,12 +110,6 @@ describe('dialogs in a page', () => {
 });
 
 describe('leaving a page', () => {
-  let win: Win;
-  beforeEach(() => {
-    document.body.replaceChildren();
-    win = freshWindow();
-  });
-
   const unload = () => {
     const event = new win.Event('beforeunload', { cancelable: true });
     win.dispatchEvent(event);
@@ -167,13 +162,6 @@ describe('leaving a page', () => {
 });
 
 describe('an action command arming its own frame', () => {
-  let win: Win;
-  beforeEach(() => {
-    clock = 1_000;
-    document.body.replaceChildren();
-    win = freshWindow();
-  });
-
   it('gets the dialogs the page opens while it runs answered as the call said', async () => {
     (win as unknown as Record<string, unknown>)[RELAY_KEY] = relay;
     const agent = new PageAgent(win.document);
