@@ -25,7 +25,7 @@ function icons(): Plugin {
 const PAGE_SCRIPTS = [
   { entry: 'src/page/main.ts', name: 'tabwrightPageAgent', file: 'page/agent.js' },
   { entry: 'src/page/main-world/index.ts', name: 'tabwrightMainWorld', file: 'page/main-world.js' },
-  { entry: 'src/page/dialogs/isolated-world.ts', name: 'tabwrightDialogRelay', file: 'page/dialog-relay.js' },
+  { entry: 'src/platform/dialog-relay-script.ts', name: 'tabwrightDialogRelay', file: 'page/dialog-relay.js' },
 ];
 
 function pageScripts(minify: boolean): Plugin {

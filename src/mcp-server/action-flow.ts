@@ -16,6 +16,8 @@ import type { Snapshot } from './snapshot-service';
 import type { PageToolContext, ToolContext } from './tool';
 import { REFUSED_REPLY } from './page-guard';
 import { armDialogs } from './dialogs';
+import { DialogHeld, heldUnreadText } from './dialog-holds';
+import { raceAbort } from '../shared/race-abort';
 import { TIMING_META, type ActionTiming } from '../contract/mcp';
 
 /** Page actions this flow runs; `actionId` is filled in here. */
@@ -199,6 +201,28 @@ export async function reportNewPage(
   tab: TabInfo,
   line: string,
   options: { settle?: boolean } = {},
+): Promise<void> {
+  // A page that opens a dialog as it loads is the user's to answer; reading it would wait on them.
+  const watch = ctx.holds?.watch(tab.id);
+  try {
+    const held = await ctx.holds?.held(tab.id);
+    if (held) throw new DialogHeld(held);
+    await raceAbort(readNewPage(ctx, response, tab, line, options), watch?.signal);
+  } catch (error) {
+    if (!(error instanceof DialogHeld)) throw error;
+    response.text(`${line}.`);
+    response.text(heldUnreadText(error.kind));
+  } finally {
+    watch?.dispose();
+  }
+}
+
+async function readNewPage(
+  ctx: ToolContext,
+  response: ResponseBuilder,
+  tab: TabInfo,
+  line: string,
+  options: { settle?: boolean },
 ): Promise<void> {
   if (options.settle !== false) await settlePage(ctx, tab.id);
   try {

@@ -6,6 +6,7 @@ import { BROWSER_INSTRUCTIONS } from '../contract/browser-tools';
 import { unknownToolText } from '../contract/mcp';
 import { PageCommandError, type BrowserPort, type TabInfo } from './browser-port';
 import type { CallActivity } from './call-activity';
+import { heldMidCallText, heldText, type DialogHeld, type DialogHolds } from './dialog-holds';
 import { dialogAnswerOf, type DialogPort } from './dialogs';
 import { DownloadWatch, reportStartedDownloads, type DownloadPort } from './downloads';
 import { auditUnknownTool, runGated, type SessionGrants } from './gates/call-gate';
@@ -13,6 +14,7 @@ import { inspectTargets } from './gates/inspect-targets';
 import type { GateEnvironment } from './gates/types';
 import type { CallMeta, ToolServer } from './mcp-core';
 import { PageGuard } from './page-guard';
+import { raceAbort } from '../shared/race-abort';
 import { ToolRegistry } from './registry';
 import { ResponseBuilder, errorResult, type CallToolResult } from './response';
 import type { SnapshotService } from './snapshot-service';
@@ -36,6 +38,8 @@ export interface BrowserServerOptions {
   dialogs?: DialogPort;
   /** What the user sees while a call works (tab group, outline). */
   activity?: CallActivity;
+  /** Tabs held by the user's own dialogs: page calls there end at once instead of waiting on it. */
+  holds?: DialogHolds;
 }
 
 export class BrowserToolServer implements ToolServer {
@@ -80,11 +84,17 @@ export class BrowserToolServer implements ToolServer {
         tabs: this.options.browser,
         inspectTargets: (args, typed, tab, describe) =>
           inspectTargets(this.#guard(), tab.id, args, typed, describe, meta.signal),
+        ...(this.options.holds && tool.scope === 'page' ? { unavailable: (tab) => this.#heldReason(tab.id) } : {}),
         execute: (args, tab) => this.#execute(tool, args, tab, meta.signal),
       },
       this.options.gates,
       this.options.grants,
     );
+  }
+
+  async #heldReason(tabId: number): Promise<string | undefined> {
+    const kind = await this.options.holds?.held(tabId);
+    return kind ? heldText(kind) : undefined;
   }
 
   /** A page port for one call, bound to the gates' decision (page-guard.ts), its commands sent once `ready`. */
@@ -96,8 +106,11 @@ export class BrowserToolServer implements ToolServer {
     tool: BrowserTool,
     args: Record<string, unknown>,
     tab: TabInfo | undefined,
-    signal: AbortSignal,
+    callSignal: AbortSignal,
   ): Promise<CallToolResult> {
+    // A dialog of the user's that opens mid-call ends the call with its reason; the work stops too.
+    const held = tab && tool.scope === 'page' ? this.options.holds?.watch(tab.id) : undefined;
+    const signal = held ? AbortSignal.any([callSignal, held.signal]) : callSignal;
     const response = new ResponseBuilder();
     const checkDestination = (url: string | undefined) => this.options.gates.originRefusal(url);
     // Page commands wait until what the call shows (the outline) is in place; the rest need not.
@@ -114,6 +127,7 @@ export class BrowserToolServer implements ToolServer {
         isTabVisible: async (url) => (await checkDestination(url)) === undefined,
         ...(this.options.downloads ? { downloads: this.options.downloads } : {}),
         ...(this.options.dialogs ? { dialogs: this.options.dialogs } : {}),
+        ...(this.options.holds ? { holds: this.options.holds } : {}),
         // Only a write, confirmed by the user, may answer a dialog: a read's dialogs are always dismissed.
         ...(tool.effect === 'write' && dialogAnswerOf(args.dialog) ? { dialog: dialogAnswerOf(args.dialog)! } : {}),
       };
@@ -132,19 +146,27 @@ export class BrowserToolServer implements ToolServer {
           await tool.handle(args as never, ctx, response);
         }
       };
-      if (this.options.activity) {
-        const call = { tool: tool.name, write, target: tool.scope, tab, windowId: this.options.windowId, signal };
-        await this.options.activity.around({ ...call, checkDestination }, work);
-      } else {
-        await work();
-      }
+      const run = async () => {
+        if (this.options.activity) {
+          const call = { tool: tool.name, write, target: tool.scope, tab, windowId: this.options.windowId, signal };
+          await this.options.activity.around({ ...call, checkDestination }, work);
+        } else {
+          await work();
+        }
+      };
+      // Raced, because a command already sent to a held page cannot be called back.
+      await raceAbort(run(), held?.signal);
       if (watch && !response.isError) await reportStartedDownloads(watch, checkDestination, response, signal);
     } catch (error) {
-      if (signal.aborted) throw error;
+      if (callSignal.aborted) throw error;
+      if (held?.signal.aborted) {
+        return new ResponseBuilder().error(heldMidCallText((held.signal.reason as DialogHeld).kind)).build();
+      }
       if (error instanceof PageCommandError) return new ResponseBuilder().error(error.message).build();
       throw error;
     } finally {
       watch?.dispose();
+      held?.dispose();
     }
     return response.build();
   }

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { PagePort, TabInfo, ToolBrowser } from './browser-port';
+import type { DialogHolds } from './dialog-holds';
 import type { DialogAnswer, DialogPort } from './dialogs';
 import type { DownloadPort } from './downloads';
 import type { ResponseBuilder } from './response';
@@ -28,6 +29,8 @@ export interface ToolContext {
   readonly downloads?: DownloadPort;
   /** The tab's dialog relays, when the browser has them (see dialogs.ts). */
   readonly dialogs?: DialogPort;
+  /** Tabs held by the user's own dialogs, whose pages run nothing until the user answers. */
+  readonly holds?: DialogHolds;
   /** The call's `dialog` argument: how to answer a dialog the call makes the page open. */
   readonly dialog?: DialogAnswer;
 }

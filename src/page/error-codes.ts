@@ -39,6 +39,8 @@ export const PageErrorCode = {
   // Raised by the panel around a command.
   NoTab: 'no-tab',
   PageUnresponsive: 'page-unresponsive',
+  /** The user's own JavaScript dialog holds the page: nothing runs there until they answer it. */
+  DialogOpen: 'dialog-open',
   PageChanged: 'page-changed',
   FramesUnknown: 'frames-unknown',
   /** The page guard refused the document: nothing was read. */

@@ -17,7 +17,7 @@ import { canCaptureScreenshots, composeJpeg } from './chrome-capture';
 import { watchCapture } from './chrome-capture-watch';
 import { watchTabNavigation } from './chrome-navigation-watch';
 import { ChromePageTransport } from './chrome-page';
-import { raceAbort } from './race-abort';
+import { raceAbort } from '../shared/race-abort';
 
 export const LOAD_TIMEOUT_MS = 15_000;
 /** How long the browser gets to report a navigation we just asked for before we conclude none began. */

@@ -17,7 +17,7 @@ import { FRAME_GONE_TEXT, PageErrorCode, pageErrorCodeOf } from '../page/error-c
 import { PageEnvelope, replySchema, type PageCommand, type PageReply } from '../page/protocol';
 import { watchFilePicker } from '../page/main-world/file-picker-watch';
 import { REQUEST_SIGNALS } from '../page/main-world/request-signals';
-import { raceAbort } from './race-abort';
+import { raceAbort } from '../shared/race-abort';
 
 export const PAGE_AGENT_FILE = 'page/agent.js';
 

@@ -8,7 +8,7 @@ import type { ConnectorTabPort } from '../connectors/context';
 import { ConnectorError } from '../connectors/sdk';
 import { LOAD_TIMEOUT_MS, navigateAndWait } from './chrome-browser';
 import { ChromePageTransport, explainScriptingError } from './chrome-page';
-import { raceAbort } from './race-abort';
+import { raceAbort } from '../shared/race-abort';
 
 export class ChromeConnectorTabs implements ConnectorTabPort {
   /** connector id → its tab; a closed tab is noticed on the next use and replaced. */

@@ -8,7 +8,7 @@ import type { MainWorldAnswer, PageToolsTransport, TopDocument } from '../webmcp
 import type { DeclaredPageTool } from '../webmcp/page-tools';
 import { listPageToolsInMainWorld, runPageToolInMainWorld } from '../webmcp/main-world';
 import { explainScriptingError } from './chrome-page';
-import { raceAbort } from './race-abort';
+import { raceAbort } from '../shared/race-abort';
 
 function targetOf(tabId: number, documentId: string | undefined): chrome.scripting.InjectionTarget {
   return documentId ? { tabId, documentIds: [documentId] } : { tabId, frameIds: [0] };

@@ -12,6 +12,7 @@ import type { ToolServer } from '../mcp-server/mcp-core';
 import { connectorServerKey } from '../connectors/hub';
 import { ChromeBrowser } from '../platform/chrome-browser';
 import { ChromeDialogs } from '../platform/chrome-dialogs';
+import { watchDialogHolds } from '../platform/chrome-dialog-holds';
 import { SettingsStore } from '../shared/settings-store';
 import { PermissionChoices } from '../acp/permission-choices';
 import { SessionIdStore, StoredRefCounters, TokenStore, type StorageArea } from '../shared/stores';
@@ -66,6 +67,7 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
   const tokens = new TokenStore(local);
   const browser = new ChromeBrowser();
   const dialogs = new ChromeDialogs();
+  const holds = watchDialogHolds();
   const snapshots = new SnapshotService(new StoredRefCounters(session));
 
   const guards = await startGates({ local, store, promptsRoot });
@@ -110,6 +112,7 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
           exposed: agent.exposed,
           downloads: presence.downloads,
           dialogs,
+          holds,
           activity: presence.activityFor(profile.id, agent.name),
         });
         browserServers.set(key, server);

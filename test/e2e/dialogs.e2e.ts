@@ -5,7 +5,7 @@
  * unless told to accept. Every page fails the test if a dialog reaches the browser when it should
  * not (Playwright would otherwise dismiss it quietly and hide the bug).
  */
-import type { Page } from 'playwright-core';
+import type { Dialog, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refIn, startActionRig, textOf, type ActionRig } from './actions-rig';
 import { waitFor } from './harness';
@@ -20,6 +20,13 @@ function browserDialogs(page: Page): string[] {
     void dialog.dismiss().catch(() => undefined);
   });
   return seen;
+}
+
+/** Dialogs that reached the browser on `page`, left open as the user would, until the test answers them. */
+function dialogsLeftOpen(page: Page): Dialog[] {
+  const open: Dialog[] = [];
+  page.on('dialog', (dialog) => void open.push(dialog));
+  return open;
 }
 
 async function blockPath(panel: Page, rule: string): Promise<void> {
@@ -130,6 +137,86 @@ describe('dialogs', () => {
     await rig.call('click', { ref: refIn(snapshot, /button "Delete"/), dialog: { accept: true } });
     expect(await out(page)).toBe('deleted');
     expect(seen).toHaveLength(1);
+  });
+
+  describe('a dialog of the user’s left open', () => {
+    const HELD = 'The page is showing its own confirm dialog, opened while no agent action ran.';
+    /** The page's own confirm, opened by its Delete button outside any call, in `ms`. */
+    const openConfirmIn = (page: Page, ms: number) =>
+      page.evaluate((delay) => void setTimeout(() => document.getElementById('confirm')!.click(), delay), ms);
+
+    it('ends page calls on its tab at once, sending nothing, and they work again once it is answered', async () => {
+      const page = await rig.open('/dialogs/dialogs.html');
+      const open = dialogsLeftOpen(page);
+      const snapshot = textOf(await rig.call('snapshot'));
+      await openConfirmIn(page, 0);
+      await expect.poll(() => open.length).toBe(1);
+      for (const [tool, args] of [
+        ['snapshot', {}],
+        ['click', { ref: refIn(snapshot, /button "Save"/) }],
+        ['find', { text: 'Report' }],
+      ] as const) {
+        const result = await rig.call(tool, args);
+        expect(result.isError, tool).toBe(true);
+        expect(textOf(result)).toContain(HELD);
+      }
+      // Listing tabs does not touch the page; closing it would first ask the page, so it is refused.
+      const listed = await rig.call('tabs');
+      expect(listed.isError).toBeFalsy();
+      const tabs = (listed.structuredContent as { tabs: { id: number; active?: boolean }[] }).tabs;
+      const closing = await rig.call('close_tab', { tabId: tabs.find((tab) => tab.active)!.id });
+      expect(closing.isError).toBe(true);
+      expect(textOf(closing)).toContain(HELD);
+      expect(page.isClosed()).toBe(false);
+      await open[0]!.dismiss();
+      await expect.poll(() => out(page)).toBe('kept');
+      const again = await rig.call('snapshot');
+      expect(again.isError, textOf(again)).toBeFalsy();
+      expect(textOf(again)).toContain('"kept"');
+      // The click was never sent: no alert followed the user's answer.
+      expect(open).toHaveLength(1);
+      expect(await out(page)).toBe('kept');
+    });
+
+    it.each([0, 50, 300, 1_000])('ends a call it interrupts (opened %i ms into it), saying so', async (delay) => {
+      const page = await rig.open('/dialogs/dialogs.html');
+      const open = dialogsLeftOpen(page);
+      await rig.call('snapshot');
+      await openConfirmIn(page, delay);
+      const result = await rig.call('wait_for', { text: 'never on this page', timeout: 30_000 });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain(HELD);
+      // Opened that late, it can only have come while the call waited.
+      if (delay >= 300) expect(textOf(result)).toContain('The call stopped there');
+      expect(open).toHaveLength(1);
+      await open[0]!.accept();
+      await expect.poll(() => out(page)).toBe('deleted');
+      const after = await rig.call('find', { text: 'deleted' });
+      expect(after.isError, textOf(after)).toBeFalsy();
+    });
+  });
+
+  describe('a page that asks its user as it loads', () => {
+    it.each(['parse', 'load'])(
+      'is reached by navigate, which says it could not be read (asking at %s)',
+      async (when) => {
+        const page = await rig.open('/dialogs/dialogs.html');
+        await rig.call('snapshot');
+        const open = dialogsLeftOpen(page);
+        const url = rig.fixtures.url(`/dialogs/asks-on-load.html?when=${when}`);
+        const result = await rig.call('navigate', { url });
+        const text = textOf(result);
+        expect(result.isError, text).toBeFalsy();
+        expect(text).toContain(`Navigated to ${url}.`);
+        expect(text).toContain('The page is showing its own confirm dialog');
+        expect(text).toContain('It could not be read');
+        expect(open).toHaveLength(1);
+        await open[0]!.accept();
+        await expect.poll(() => page.locator('#out').innerText()).toBe('draft restored');
+        const read = await rig.call('snapshot');
+        expect(textOf(read)).toContain('"draft restored"');
+      },
+    );
   });
 
   describe('leaving a page that asks first', () => {

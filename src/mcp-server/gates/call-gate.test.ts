@@ -249,6 +249,37 @@ describe('runGated', () => {
     }
   });
 
+  it('ends a call on a tab the user’s dialog holds before the page is asked or the user is, and audits why', async () => {
+    const { env, audit, asked, grants } = setup();
+    const inspected: boolean[] = [];
+    const { gated, ran } = call(
+      typeTool,
+      { ref: 'e1', text: 'a' },
+      {
+        unavailable: async (at) => (at.id === 1 ? 'The page is showing its own confirm dialog.' : undefined),
+        inspectTargets: async (_args, _typed, _tab, describe) => {
+          inspected.push(describe);
+          return { secret: new Set(), described: [] };
+        },
+      },
+    );
+    const result = await runGated(gated, env, grants);
+    expect(result.isError).toBe(true);
+    expect(text(result)).toBe('The page is showing its own confirm dialog.');
+    expect([inspected, asked, ran]).toEqual([[], [], []]);
+    expect(audit[0]).toMatchObject({ outcome: 'error', detail: 'The page is showing its own confirm dialog.' });
+  });
+
+  it('does not ask a refused tab whether it is held: the gates speak first', async () => {
+    const { env, audit, state, grants } = setup();
+    state.allowed = [];
+    const looked: number[] = [];
+    const { gated } = call(readTool, {}, { unavailable: async (at) => void looked.push(at.id) });
+    await runGated(gated, env, grants);
+    expect(looked).toEqual([]);
+    expect(audit[0]?.outcome).toBe('refused:origin');
+  });
+
   it('records a call cancelled while waiting for the user as cancelled, and runs nothing', async () => {
     const controller = new AbortController();
     const { env, audit, grants } = setup({

@@ -47,6 +47,11 @@ export interface GatedCall {
     tab: TabInfo,
     describe: boolean,
   ): Promise<TargetReport>;
+  /**
+   * Why `tab` cannot take page commands now (the user's own dialog holds it), or undefined. Asked
+   * once the gates allow the tab, before its page is inspected or the user is asked.
+   */
+  unavailable?(tab: TabInfo): Promise<string | undefined>;
   execute(args: Record<string, unknown>, tab: TabInfo | undefined): Promise<CallToolResult>;
 }
 
@@ -188,6 +193,10 @@ export async function runGated(call: GatedCall, env: GateEnvironment, grants: Se
   place.destination = before.checked.destination;
   const { origin, destination } = place;
   if (before.refused) return refuse(before.refused.gate, before.refused.text);
+
+  const unavailable = before.checked.tab && (await call.unavailable?.(before.checked.tab));
+  if (unavailable) return finish(errorResult(unavailable), 'error', unavailable);
+  if (call.signal.aborted) return cancelled();
 
   const granted = () =>
     !call.tool.alwaysConfirm && grants.has(call.agentName, call.server, call.tool.name, origin, destination);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { heldText } from '../dialog-holds';
 import { leaveRefusal } from '../dialogs';
 import { namedTab } from '../tool-spec';
 import { defineTool } from '../tool';
@@ -25,6 +26,9 @@ export const closeTab = defineTool({
     if (/^chrome-extension:/i.test(tab.url ?? '')) {
       return void response.error(`Tab ${args.tabId} is an extension page; Tabwright does not close those.`);
     }
+    // Asking the page whether leaving would prompt waits on it, and the user's dialog is theirs to answer.
+    const held = await ctx.holds?.held(tab.id);
+    if (held) return void response.error(heldText(held));
     const asks = await leaveRefusal(ctx, tab.id, 'close');
     if (asks) return void response.error(asks);
     await ctx.browser.closeTab(tab.id);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { reportNewPage } from '../action-flow';
+import { DialogHeld, heldText, heldUnreadText } from '../dialog-holds';
 import { leaveRefusal, restoreLeavePrompt } from '../dialogs';
 import { leaveDialogArg } from './action-args';
 import { urlArgument } from '../tool-spec';
@@ -58,13 +59,26 @@ export const navigate = defineTool({
     if (refusal) return void response.error(refusal);
     const tab = await tabToNavigate(ctx);
     if (typeof tab === 'string') return void response.error(tab);
+    // The leave check waits on the page, and leaving would throw away the user's dialog.
+    const held = await ctx.holds?.held(tab.id);
+    if (held) return void response.error(heldText(held));
     const asks = await leaveRefusal(ctx, tab.id, 'navigate');
     if (asks) return void response.error(asks);
+    // A page that asks its user while it loads never finishes loading until they answer.
+    const watch = ctx.holds?.watch(tab.id);
     try {
-      const loaded = await ctx.browser.navigate(tab.id, args.url, ctx.signal);
+      const loaded = await ctx.browser.navigate(tab.id, args.url, anySignal(ctx.signal, watch?.signal));
       await reportNewPage(ctx, response, loaded, `Navigated to ${args.url}`);
+    } catch (error) {
+      if (!(error instanceof DialogHeld) || ctx.signal.aborted) throw error;
+      response.text(`Navigated to ${args.url}.`);
+      response.text(heldUnreadText(error.kind));
     } finally {
+      watch?.dispose();
       await restoreLeavePrompt(ctx, tab.id);
     }
   },
 });
+
+const anySignal = (signal: AbortSignal, other: AbortSignal | undefined) =>
+  other ? AbortSignal.any([signal, other]) : signal;

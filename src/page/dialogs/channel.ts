@@ -11,6 +11,11 @@ export const RELAY_KEY = '__tabwrightDialogRelay';
 export const ASK_EVENT = 'tabwright-dialog-ask';
 /** Relay → hook, during the ask's dispatch only. Detail: `DialogReply`. */
 export const REPLY_EVENT = 'tabwright-dialog-reply';
+/**
+ * Hook → relay: the browser's own dialog is about to open (`open`), or has closed (`closed`). Detail:
+ * `NativeDialog`. While it is open the page's documents run nothing, the panel's scripts included.
+ */
+export const NATIVE_EVENT = 'tabwright-dialog-native';
 /** Relay → hook: `check` whether leaving would prompt, `allow` the next leave without one, `forbid` again. */
 export const LEAVE_EVENT = 'tabwright-leave';
 /** Hook → relay, during the leave request's dispatch. Detail: `LeaveReply`. */
@@ -42,6 +47,14 @@ export interface DialogAsk {
 
 /** `native`: no action runs, the page gets the browser's own dialog; otherwise the value to return. */
 export type DialogReply = { mode: 'native' } | { mode: 'answer'; accept: boolean; text?: string | null };
+
+export interface NativeDialog {
+  state: 'open' | 'closed';
+  kind: DialogKind;
+}
+
+/** Relay → panel (`chrome.runtime.sendMessage`): `{ type, dialog }`, from the frame Chrome names as the sender. */
+export const NATIVE_DIALOG_MESSAGE = 'tabwright/native-dialog';
 
 export type LeaveMode = 'check' | 'allow' | 'forbid';
 

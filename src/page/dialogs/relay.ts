@@ -10,6 +10,7 @@ import {
   ASK_EVENT,
   LEAVE_EVENT,
   LEAVE_REPLY_EVENT,
+  NATIVE_EVENT,
   REPLY_EVENT,
   parseJson,
   type DialogAnswer,
@@ -18,6 +19,7 @@ import {
   type DialogReply,
   type LeaveMode,
   type LeaveReply,
+  type NativeDialog,
 } from './channel';
 
 /** A panel that died mid-action must not leave the user's dialogs answered: arming runs out. */
@@ -45,7 +47,16 @@ export function installedRelay(scope: object | null): DialogRelay | undefined {
   return scope ? (scope as Record<string, DialogRelay | undefined>)[RELAY_KEY] : undefined;
 }
 
-export function createDialogRelay(doc: Document, now: () => number = Date.now): DialogRelay {
+/**
+ * `onNative` hears of the browser's own dialogs opening and closing in this document (the platform
+ * passes them to the panel). Any page script can send the same event, so the panel takes it as a
+ * hint to check, never as a fact.
+ */
+export function createDialogRelay(
+  doc: Document,
+  now: () => number = Date.now,
+  onNative: (dialog: NativeDialog) => void = () => undefined,
+): DialogRelay {
   let armed: Armed | undefined;
   const current = () => (armed && now() <= armed.until ? armed : undefined);
 
@@ -69,6 +80,13 @@ export function createDialogRelay(doc: Document, now: () => number = Date.now): 
     if (!answer) return reply({ mode: 'answer', accept: false, text: null });
     const text = request.kind === 'prompt' ? (answer.promptText ?? request.defaultText ?? '') : null;
     reply({ mode: 'answer', accept: answer.accept, text });
+  });
+
+  doc.addEventListener(NATIVE_EVENT, (event) => {
+    const dialog = parseJson<NativeDialog>((event as CustomEvent).detail);
+    if (!dialog || (dialog.state !== 'open' && dialog.state !== 'closed')) return;
+    if (!['alert', 'confirm', 'prompt'].includes(dialog.kind)) return;
+    onNative({ state: dialog.state, kind: dialog.kind });
   });
 
   return {

@@ -7,7 +7,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { installDialogHook } from './dialog-hook';
 import { ARM_TTL_MS, createDialogRelay, type DialogRelay } from '../dialogs/relay';
-import { RELAY_KEY } from '../dialogs/channel';
+import { NATIVE_EVENT, RELAY_KEY, type NativeDialog } from '../dialogs/channel';
 import { PageAgent } from '../agent';
 
 type Win = Window & typeof globalThis;
@@ -16,20 +16,31 @@ type Stand = ReturnType<typeof vi.fn<(...args: unknown[]) => unknown>>;
 let native: { alert: Stand; confirm: Stand; prompt: Stand };
 let relay: DialogRelay;
 let clock = 0;
+/** What the relay passed on about the browser's own dialogs, with `shown` where a stand-in ran. */
+let notices: Array<NativeDialog | 'shown'>;
 
 /** A fresh window per test: jsdom's own dialogs are stand-ins that record their calls. */
 function freshWindow(): Win {
   const frame = document.createElement('iframe');
   document.body.append(frame);
   const win = frame.contentWindow as Win;
+  const during = (result: unknown) => () => {
+    notices.push('shown');
+    return result;
+  };
   native = {
-    alert: vi.fn<(...args: unknown[]) => unknown>(),
-    confirm: vi.fn<(...args: unknown[]) => unknown>(() => true),
-    prompt: vi.fn<(...args: unknown[]) => unknown>(() => 'typed by the user'),
+    alert: vi.fn<(...args: unknown[]) => unknown>(during(undefined)),
+    confirm: vi.fn<(...args: unknown[]) => unknown>(during(true)),
+    prompt: vi.fn<(...args: unknown[]) => unknown>(during('typed by the user')),
   };
   Object.assign(win, native);
   installDialogHook(win);
-  relay = createDialogRelay(win.document, () => clock);
+  notices = [];
+  relay = createDialogRelay(
+    win.document,
+    () => clock,
+    (dialog) => notices.push(dialog),
+  );
   return win;
 }
 
@@ -49,6 +60,32 @@ describe('dialogs in a page', () => {
     expect(native.confirm).toHaveBeenCalledWith('Delete?');
     expect(native.prompt).toHaveBeenCalledWith('Name?', 'x');
     expect(native.alert).toHaveBeenCalledWith('Hi');
+  });
+
+  it('are announced as open before the browser shows them and as closed after, even when one throws', () => {
+    win.confirm('Delete?');
+    expect(notices).toEqual([{ state: 'open', kind: 'confirm' }, 'shown', { state: 'closed', kind: 'confirm' }]);
+    notices = [];
+    native.alert.mockImplementationOnce(() => {
+      throw new Error('dialogs blocked');
+    });
+    expect(() => win.alert('Hi')).toThrow('dialogs blocked');
+    expect(notices).toEqual([
+      { state: 'open', kind: 'alert' },
+      { state: 'closed', kind: 'alert' },
+    ]);
+  });
+
+  it('announce nothing when an action answers them, and pass on no malformed notice', () => {
+    relay.arm('t1', { accept: true });
+    win.confirm('Really?');
+    win.alert('And this?');
+    expect(notices).toEqual([]);
+    for (const detail of ['{', JSON.stringify({ state: 'gone', kind: 'alert' }), JSON.stringify({ state: 'open' })]) {
+      win.document.dispatchEvent(new win.CustomEvent(NATIVE_EVENT, { detail }));
+    }
+    win.document.dispatchEvent(new win.CustomEvent(NATIVE_EVENT, { detail: { state: 'open', kind: 'alert' } }));
+    expect(notices).toEqual([]);
   });
 
   it('get the action’s answer, the first one only; the rest are dismissed and all are recorded', () => {

@@ -4,6 +4,7 @@
  * relay (see relay.ts) whether an agent action is running in this frame: if not, the browser's own
  * dialog is shown, untouched; if so, the relay's answer is returned at once and nothing is shown.
  * The hook knows no answer before a dialog opens, so the page cannot read one ahead of time.
+ * Around the browser's own dialog it tells the relay that one is open and when it has closed.
  * It also watches beforeunload, so the panel can ask whether leaving would prompt, and let one
  * leave pass without a prompt when the agent was told to accept it.
  */
@@ -12,12 +13,14 @@ import {
   DIALOG_TEXT_LIMIT,
   LEAVE_EVENT,
   LEAVE_REPLY_EVENT,
+  NATIVE_EVENT,
   REPLY_EVENT,
   parseJson,
   type DialogAsk,
   type DialogKind,
   type DialogReply,
   type LeaveMode,
+  type NativeDialog,
 } from '../dialogs/channel';
 
 /** How long an allowed leave stays allowed: the navigation follows the request within moments. */
@@ -57,6 +60,10 @@ export function installDialogHook(win: HookWindow): void {
     return parseJson<DialogReply>(pendingReply) ?? { mode: 'native' };
   }
 
+  const tell = (dialog: NativeDialog) => {
+    dispatch.call(doc, new CustomEventCtor(NATIVE_EVENT, { detail: stringify(dialog) }));
+  };
+
   const text = (value: unknown, given: boolean) => (given ? String(value) : '').slice(0, DIALOG_TEXT_LIMIT);
 
   function replace(kind: DialogKind, answer: (reply: Extract<DialogReply, { mode: 'answer' }>) => unknown) {
@@ -66,7 +73,14 @@ export function installDialogHook(win: HookWindow): void {
         const request: DialogAsk = { kind, message: text(args[0], args.length > 0) };
         if (kind === 'prompt' && args.length > 1) request.defaultText = text(args[1], true);
         const reply = ask(request);
-        return reply.mode === 'native' ? original.apply(win, args) : answer(reply);
+        if (reply.mode !== 'native') return answer(reply);
+        // Said before the browser's dialog blocks this document, so the panel can stop waiting on it.
+        tell({ state: 'open', kind });
+        try {
+          return original.apply(win, args);
+        } finally {
+          tell({ state: 'closed', kind });
+        }
       },
     }[kind];
     win[kind] = replacement as never;

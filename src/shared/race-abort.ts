@@ -1,6 +1,7 @@
 /**
- * Chrome's extension calls take no AbortSignal: a cancelled tool call stops waiting for one
- * (rejecting with the signal's reason) while the call itself runs to its end.
+ * Chrome's extension calls take no AbortSignal, nor can a command already sent to a page be called
+ * back: a cancelled tool call stops waiting for one (rejecting with the signal's reason) while the
+ * work itself runs to its end.
  */
 export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;

@@ -1,0 +1,154 @@
+/**
+ * Tabs held by the user's own dialog. While the browser shows an alert, confirm or prompt that a
+ * page opened outside any agent action, that page's documents run nothing: a page command sent
+ * there would wait until the user answers, however long that takes. The dialog relay says when
+ * such a dialog opens and closes. Any page script can send the same words, so a tab counts as held
+ * only while its top document also fails to run a trivial script within a short check.
+ */
+import { PageCommandError } from './browser-port';
+import { PageErrorCode } from '../page/error-codes';
+import { NATIVE_DIALOG_MESSAGE, type NativeDialog } from '../page/dialogs/channel';
+import type { DialogKind } from './dialogs';
+
+/** What the holds need from the browser. */
+export interface ResponsivenessProbe {
+  /** Whether the tab's top document runs a script within `ms`. */
+  answers(tabId: number, ms: number): Promise<boolean>;
+}
+
+/** How long a page that is not held takes at most to run a trivial script. */
+export const HOLD_CHECK_MS = 500;
+
+const KINDS: ReadonlySet<unknown> = new Set(['alert', 'confirm', 'prompt']);
+
+/** The relay's message about a dialog of the browser's, or undefined for any other message. */
+export function readNativeDialogMessage(message: unknown): NativeDialog | undefined {
+  if (!message || typeof message !== 'object') return undefined;
+  const { type, dialog } = message as { type?: unknown; dialog?: { state?: unknown; kind?: unknown } };
+  if (type !== NATIVE_DIALOG_MESSAGE || !dialog || typeof dialog !== 'object') return undefined;
+  if ((dialog.state !== 'open' && dialog.state !== 'closed') || !KINDS.has(dialog.kind)) return undefined;
+  return { state: dialog.state, kind: dialog.kind as DialogKind };
+}
+
+function heldState(kind: DialogKind): string {
+  return (
+    `The page is showing its own ${kind} dialog, opened while no agent action ran. It belongs to the user, ` +
+    'and until they answer it in the tab the page runs nothing.'
+  );
+}
+
+/** Why a call on a held tab did nothing. */
+export function heldText(kind: DialogKind): string {
+  return `${heldState(kind)} Nothing was done. Ask the user to answer it, then try again.`;
+}
+
+/** Why a call stopped partway: what it did or sent before stays, and may finish after the answer. */
+export function heldMidCallText(kind: DialogKind): string {
+  return (
+    `${heldState(kind)} The call stopped there; what it had done stays, and a command it had already sent ` +
+    'may still run once the dialog is answered. Ask the user to answer it, then call snapshot.'
+  );
+}
+
+/** Why a page the call brought up could not be read. */
+export function heldUnreadText(kind: DialogKind): string {
+  return `${heldState(kind)} It could not be read; ask the user to answer it, then call snapshot.`;
+}
+
+export class DialogHeld extends PageCommandError {
+  constructor(readonly kind: DialogKind) {
+    super(heldText(kind), PageErrorCode.DialogOpen);
+  }
+}
+
+interface Watcher {
+  controller: AbortController;
+}
+
+interface OpenDialog {
+  kind: DialogKind;
+  /** The document that showed it, when Chrome named one. */
+  documentId?: string;
+}
+
+export class DialogHolds {
+  /** Open dialogs by tab, then frame, as the relays reported them. */
+  readonly #open = new Map<number, Map<number, OpenDialog>>();
+  readonly #watchers = new Map<number, Set<Watcher>>();
+
+  constructor(
+    private readonly probe: ResponsivenessProbe,
+    private readonly checkMs = HOLD_CHECK_MS,
+  ) {}
+
+  opened(tabId: number, frameId: number, kind: DialogKind, documentId?: string): void {
+    let frames = this.#open.get(tabId);
+    if (!frames) this.#open.set(tabId, (frames = new Map()));
+    frames.set(frameId, documentId ? { kind, documentId } : { kind });
+    if (this.#watchers.get(tabId)?.size) void this.#abortWatchersIfHeld(tabId);
+  }
+
+  closed(tabId: number, frameId: number): void {
+    const frames = this.#open.get(tabId);
+    frames?.delete(frameId);
+    if (frames?.size === 0) this.#open.delete(tabId);
+  }
+
+  /** The tab closed: none of its dialogs is open any more. */
+  forget(tabId: number): void {
+    this.#open.delete(tabId);
+  }
+
+  /**
+   * The tab's top frame now holds document `documentId`: dialogs of the documents before it are
+   * gone. Chrome may say so after the new document's own dialog was reported, which is kept.
+   */
+  committed(tabId: number, documentId: string | undefined): void {
+    const frames = this.#open.get(tabId);
+    if (!frames) return;
+    for (const [frameId, dialog] of frames) {
+      if (!documentId || dialog.documentId !== documentId) frames.delete(frameId);
+    }
+    if (frames.size === 0) this.#open.delete(tabId);
+  }
+
+  /** The kind of the dialog holding `tabId`, or undefined when the tab runs scripts. */
+  async held(tabId: number): Promise<DialogKind | undefined> {
+    const kind = this.#kindIn(tabId);
+    if (!kind) return undefined;
+    if (await this.probe.answers(tabId, this.checkMs)) {
+      // The page runs: the report was stale (a frame that went away) or made up by a page script.
+      this.#open.delete(tabId);
+      return undefined;
+    }
+    return this.#kindIn(tabId);
+  }
+
+  /**
+   * A signal that aborts with `DialogHeld` once a dialog of the user's holds `tabId` while a call
+   * works there; `dispose` when the call ends.
+   */
+  watch(tabId: number): { signal: AbortSignal; dispose(): void } {
+    const watcher: Watcher = { controller: new AbortController() };
+    let set = this.#watchers.get(tabId);
+    if (!set) this.#watchers.set(tabId, (set = new Set()));
+    set.add(watcher);
+    return {
+      signal: watcher.controller.signal,
+      dispose: () => {
+        set.delete(watcher);
+        if (set.size === 0 && this.#watchers.get(tabId) === set) this.#watchers.delete(tabId);
+      },
+    };
+  }
+
+  #kindIn(tabId: number): DialogKind | undefined {
+    return this.#open.get(tabId)?.values().next().value?.kind;
+  }
+
+  async #abortWatchersIfHeld(tabId: number): Promise<void> {
+    const kind = await this.held(tabId);
+    if (!kind) return;
+    for (const watcher of this.#watchers.get(tabId) ?? []) watcher.controller.abort(new DialogHeld(kind));
+  }
+}
