@@ -7,6 +7,7 @@
  * page whether a beforeunload handler would prompt, and lets the leave pass only when told to accept.
  */
 import type { DialogAnswer, DialogKind, DialogRecord } from '../page/dialogs/channel';
+import { DialogAnswer as DialogAnswerSchema } from '../page/protocol';
 import { decidingUrl } from './page-guard';
 import { originOf } from './gates/origin';
 import type { FrameInfo } from './browser-port';
@@ -34,10 +35,8 @@ export interface DialogPort {
 
 /** An answer given as a call argument, or undefined for anything else. */
 export function dialogAnswerOf(value: unknown): DialogAnswer | undefined {
-  if (!value || typeof value !== 'object') return undefined;
-  const { accept, promptText } = value as { accept?: unknown; promptText?: unknown };
-  if (typeof accept !== 'boolean') return undefined;
-  return typeof promptText === 'string' ? { accept, promptText } : { accept };
+  const answer = DialogAnswerSchema.safeParse(value);
+  return answer.success ? answer.data : undefined;
 }
 
 /** The answer as the user reads it on the confirmation card and in the result. */

@@ -85,6 +85,10 @@ export const SettleSpec = z.object({
   capMs: z.number().int().positive().max(30_000).optional(),
 });
 
+/** How the agent wants a dialog its action opens to be answered: OK or Cancel, and a prompt's text. */
+export const DialogAnswer = z.object({ accept: z.boolean(), promptText: z.string().max(10_000).optional() }).strict();
+export type DialogAnswer = z.infer<typeof DialogAnswer>;
+
 /**
  * The dialog relay of the action's own frame armed by the action itself (page/dialogs/relay.ts):
  * the answer for the first dialog it opens, or none to dismiss them all (absent, not null: Chrome
@@ -92,7 +96,7 @@ export const SettleSpec = z.object({
  */
 export const DialogArming = z.object({
   token: z.string().min(1).max(64),
-  answer: z.object({ accept: z.boolean(), promptText: z.string().optional() }).strict().optional(),
+  answer: DialogAnswer.optional(),
 });
 
 /**

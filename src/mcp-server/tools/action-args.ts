@@ -1,5 +1,6 @@
 /** Arguments the action tools share: how an element is named. */
 import { z } from 'zod';
+import { DialogAnswer } from '../../page/protocol';
 
 export const refArg = z
   .string()
@@ -14,12 +15,10 @@ export const selectorArg = z.string().min(1).optional().describe('CSS selector o
  * up front because the page waits for the answer synchronously; without it such a dialog is
  * dismissed and the result says what it asked. Leaving tools take it for "Leave site?" prompts.
  */
-export const dialogArg = z
-  .object({
-    accept: z.boolean().describe('true answers OK (confirm, prompt, leave the page), false answers Cancel'),
-    promptText: z.string().max(10_000).optional().describe('Text to answer a prompt with, when accepting it'),
-  })
-  .strict()
+export const dialogArg = DialogAnswer.extend({
+  accept: DialogAnswer.shape.accept.describe('true answers OK (confirm, prompt, leave the page), false answers Cancel'),
+  promptText: DialogAnswer.shape.promptText.describe('Text to answer a prompt with, when accepting it'),
+})
   .optional()
   .describe(
     'How to answer a dialog (alert, confirm, prompt) this action makes the page open. Without it such a dialog ' +

@@ -23,11 +23,8 @@ export const LEAVE_REPLY_EVENT = 'tabwright-leave-reply';
 
 export type DialogKind = 'alert' | 'confirm' | 'prompt';
 
-/** How the agent wants a dialog its action opens to be answered. */
-export interface DialogAnswer {
-  accept: boolean;
-  promptText?: string;
-}
+export type { DialogAnswer } from '../protocol';
+import type { DialogAnswer } from '../protocol';
 
 export interface DialogRecord {
   kind: DialogKind;
