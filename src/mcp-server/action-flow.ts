@@ -131,7 +131,8 @@ export async function performAction(
     try {
       const signal = AbortSignal.any([ctx.signal, deadline]);
       const arming = dialogs ? { dialogs: dialogs.arming } : {};
-      reply = await page.run(tab.id, { ...command, actionId, ...arming } as ActionCommand, { frameId, signal });
+      const action = { ...command, actionId, sentAt: Date.now(), ...arming } as ActionCommand;
+      reply = await page.run(tab.id, action, { frameId, signal });
     } catch (error) {
       if (ctx.signal.aborted) throw error;
       if (deadline.aborted) {

@@ -83,13 +83,26 @@ export class BrowserToolServer implements ToolServer {
         resolveTab: () => this.options.browser.activeTab(this.options.windowId),
         tabs: this.options.browser,
         inspectTargets: (args, typed, tab, describe) =>
-          inspectTargets(this.#guard(), tab.id, args, typed, describe, meta.signal),
+          this.#unlessHeld(tab.id, meta.signal, (signal) =>
+            inspectTargets(this.#guard(), tab.id, args, typed, describe, signal),
+          ),
         ...(this.options.holds && tool.scope === 'page' ? { unavailable: (tab) => this.#heldReason(tab.id) } : {}),
         execute: (args, tab) => this.#execute(tool, args, tab, meta.signal),
       },
       this.options.gates,
       this.options.grants,
     );
+  }
+
+  /** Runs `work`, ending it with `DialogHeld` once the user's dialog holds the tab. */
+  async #unlessHeld<T>(tabId: number, signal: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const held = this.options.holds?.watch(tabId);
+    if (!held) return work(signal);
+    try {
+      return await raceAbort(work(AbortSignal.any([signal, held.signal])), held.signal);
+    } finally {
+      held.dispose();
+    }
   }
 
   async #heldReason(tabId: number): Promise<string | undefined> {

@@ -42,11 +42,11 @@ export function heldText(kind: DialogKind): string {
   return `${heldState(kind)} Nothing was done. Ask the user to answer it, then try again.`;
 }
 
-/** Why a call stopped partway: what it did or sent before stays, and may finish after the answer. */
+/** Why a call stopped partway: what it did before stays; an action still on its way is refused by the page. */
 export function heldMidCallText(kind: DialogKind): string {
   return (
-    `${heldState(kind)} The call stopped there; what it had done stays, and a command it had already sent ` +
-    'may still run once the dialog is answered. Ask the user to answer it, then call snapshot.'
+    `${heldState(kind)} The call stopped there: what it had done stays, and an action it had sent is not ` +
+    'done when the dialog is answered. Ask the user to answer it, then call snapshot.'
   );
 }
 

@@ -17,6 +17,11 @@ export const PageErrorCode = {
   /** The element opens the browser's own file picker, which no page event can fill. */
   FilePicker: 'file-picker',
   StaleRef: 'stale-ref',
+  /**
+   * The user's own JavaScript dialog holds the page, so nothing runs there until they answer it (the
+   * panel), or opened while an action was on its way, which is then not done (the page).
+   */
+  DialogOpen: 'dialog-open',
   Cancelled: 'cancelled',
   /** The document answered a snapshot meant for another frame. */
   FrameChanged: 'frame-changed',
@@ -39,8 +44,6 @@ export const PageErrorCode = {
   // Raised by the panel around a command.
   NoTab: 'no-tab',
   PageUnresponsive: 'page-unresponsive',
-  /** The user's own JavaScript dialog holds the page: nothing runs there until they answer it. */
-  DialogOpen: 'dialog-open',
   PageChanged: 'page-changed',
   FramesUnknown: 'frames-unknown',
   /** The page guard refused the document: nothing was read. */

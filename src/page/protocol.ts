@@ -100,11 +100,13 @@ export const DialogArming = z.object({
 });
 
 /**
- * Every action carries an id (to cancel it with `cancelWait`), may tune its settle wait, and may
- * arm its frame's dialog relay.
+ * Every action carries an id (to cancel it with `cancelWait`) and when it was sent, may tune its
+ * settle wait, and may arm its frame's dialog relay.
  */
 const actionFields = {
   actionId: z.string().optional(),
+  /** When the panel sent the action (epoch ms): one that waited behind the user's dialog is not run. */
+  sentAt: z.number().optional(),
   settle: SettleSpec.optional(),
   dialogs: DialogArming.optional(),
 };

@@ -77,11 +77,14 @@ export class ChromePageTransport implements PageTransport {
       ? { tabId, documentIds: [options.documentId] }
       : { tabId, frameIds: [options.frameId] };
     const call = async () => {
+      // A call that has ended sends nothing more: a command sent now would still run in the page.
+      options.signal?.throwIfAborted();
       const [injection] = await chrome.scripting.executeScript({ target, func: invokeAgent, args: [command] });
       return injection?.result;
     };
     let result: unknown;
     try {
+      options.signal?.throwIfAborted();
       if (command.op === 'upload') {
         // Before the agent clicks anything: a "Browse" control may open the picker of the page's own world.
         const watch = chrome.scripting.executeScript({

@@ -196,6 +196,35 @@ describe('dialogs', () => {
     });
   });
 
+  it.each([150, 400, 800])(
+    'never does an action that reached the page behind the user’s dialog (page busy %i ms first)',
+    async (busyMs) => {
+      const page = await rig.open('/dialogs/dialogs.html');
+      const open = dialogsLeftOpen(page);
+      const snapshot = textOf(await rig.call('snapshot'));
+      // The page is busy, then asks its user: an action sent meanwhile waits behind the dialog.
+      await page.evaluate(
+        (ms) =>
+          void setTimeout(() => {
+            const end = Date.now() + ms;
+            while (Date.now() < end);
+            document.getElementById('confirm')!.click();
+          }, 0),
+        busyMs,
+      );
+      const result = await rig.call('click', { ref: refIn(snapshot, /button "Save"/) });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain('The page is showing its own confirm dialog');
+      await expect.poll(() => open.length).toBe(1);
+      await open[0]!.accept();
+      // Page commands run in order, so this one runs after the waiting click had its turn.
+      const after = await rig.call('find', { text: 'deleted' });
+      expect(after.isError, textOf(after)).toBeFalsy();
+      expect(await out(page)).toBe('deleted');
+      expect(open).toHaveLength(1);
+    },
+  );
+
   describe('a page that asks its user as it loads', () => {
     it.each(['parse', 'load'])(
       'is reached by navigate, which says it could not be read (asking at %s)',

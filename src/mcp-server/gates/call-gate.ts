@@ -49,7 +49,8 @@ export interface GatedCall {
   ): Promise<TargetReport>;
   /**
    * Why `tab` cannot take page commands now (the user's own dialog holds it), or undefined. Asked
-   * once the gates allow the tab, before its page is inspected or the user is asked.
+   * once the gates allow the tab, before its page is inspected, and again before the user is asked
+   * when the page could not be inspected.
    */
   unavailable?(tab: TabInfo): Promise<string | undefined>;
   execute(args: Record<string, unknown>, tab: TabInfo | undefined): Promise<CallToolResult>;
@@ -194,8 +195,12 @@ export async function runGated(call: GatedCall, env: GateEnvironment, grants: Se
   const { origin, destination } = place;
   if (before.refused) return refuse(before.refused.gate, before.refused.text);
 
-  const unavailable = before.checked.tab && (await call.unavailable?.(before.checked.tab));
-  if (unavailable) return finish(errorResult(unavailable), 'error', unavailable);
+  const unavailable = async () => {
+    const reason = before.checked.tab && (await call.unavailable?.(before.checked.tab));
+    return reason ? finish(errorResult(reason), 'error', reason) : undefined;
+  };
+  const held = await unavailable();
+  if (held) return held;
   if (call.signal.aborted) return cancelled();
 
   const granted = () =>
@@ -212,6 +217,9 @@ export async function runGated(call: GatedCall, env: GateEnvironment, grants: Se
     // A page that cannot be asked cannot vouch for any target: the card says none was found.
     described =
       report?.described ?? (asking ? elementTargets(args).map((target) => ({ target: targetKey(target) })) : []);
+    // A dialog that opened while the page was asked holds it still: no card for a call that cannot run.
+    const heldSince = report ? undefined : await unavailable();
+    if (heldSince) return heldSince;
   }
 
   let tab = before.checked.tab;

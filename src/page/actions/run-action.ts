@@ -14,6 +14,7 @@ export interface ActionSpec {
   actionId?: string;
   settle?: Partial<SettleOptions>;
   dialogs?: { token: string; answer?: DialogAnswer };
+  sentAt?: number;
 }
 
 /** The action line, or a function that writes it once the page has settled (to report the result). */
@@ -53,6 +54,14 @@ export async function runAction(
   spec: ActionSpec,
   work: (signal: AbortSignal) => Promise<ActionLine> | ActionLine,
 ): Promise<ActionOutcome> {
+  // The panel gave up on an action that waited behind the user's dialog; done now, it would surprise them.
+  if (spec.sentAt !== undefined && env.dialogRelay()?.nativeSince(spec.sentAt)) {
+    throw new PageError(
+      'One of the page’s own dialogs opened while the action was on its way, so it was not done. ' +
+        'Call snapshot once the user has answered it.',
+      'dialog-open',
+    );
+  }
   const controller = new AbortController();
   const id = spec.actionId;
   if (id) {

@@ -38,6 +38,8 @@ export interface DialogRelay {
   arm(token: string, answer: DialogAnswer | null): boolean;
   /** What the action's dialogs were, and disarms. */
   collect(token: string): DialogRecord[];
+  /** Whether the browser showed one of the user's own dialogs in this document at or after `time`. */
+  nativeSince(time: number): boolean;
   /** Asks the hook about leaving; undefined when no hook answered. */
   leave(mode: LeaveMode): LeaveReply | undefined;
 }
@@ -58,6 +60,7 @@ export function createDialogRelay(
   onNative: (dialog: NativeDialog) => void = () => undefined,
 ): DialogRelay {
   let armed: Armed | undefined;
+  let nativeOpenedAt = -Infinity;
   const current = () => (armed && now() <= armed.until ? armed : undefined);
 
   const reply = (value: DialogReply) =>
@@ -86,6 +89,7 @@ export function createDialogRelay(
     const dialog = parseJson<NativeDialog>((event as CustomEvent).detail);
     if (!dialog || (dialog.state !== 'open' && dialog.state !== 'closed')) return;
     if (!['alert', 'confirm', 'prompt'].includes(dialog.kind)) return;
+    if (dialog.state === 'open') nativeOpenedAt = now();
     onNative({ state: dialog.state, kind: dialog.kind });
   });
 
@@ -93,6 +97,9 @@ export function createDialogRelay(
     arm(token, answer) {
       armed = { token, answer, until: now() + ARM_TTL_MS, records: [] };
       return true;
+    },
+    nativeSince(time) {
+      return nativeOpenedAt >= time;
     },
     collect(token) {
       if (!armed || armed.token !== token) return [];

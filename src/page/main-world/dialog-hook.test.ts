@@ -221,6 +221,22 @@ describe('an action command arming its own frame', () => {
     expect(native.confirm).toHaveBeenCalledTimes(1);
   });
 
+  it('does not run an action that was sent before one of the user’s dialogs opened', async () => {
+    (win as unknown as Record<string, unknown>)[RELAY_KEY] = relay;
+    const agent = new PageAgent(win.document);
+    const settle = { quietFrames: 1, capMs: 200 };
+    clock = 2_000;
+    win.confirm('Leave the meeting?'); // the user's, shown by the browser
+    // Sent at 1 999, the action waited behind that dialog: the panel has given up on it.
+    const late = await agent.handle({ op: 'settle', settle, sentAt: 1_999 });
+    expect(late).toMatchObject({ ok: false, code: 'dialog-open' });
+    expect((late as { error: string }).error).toContain('was not done');
+    // One sent after the dialog opened (the user answered it since) runs.
+    expect(await agent.handle({ op: 'settle', settle, sentAt: 2_001 })).toMatchObject({ ok: true });
+    expect(relay.nativeSince(2_000)).toBe(true);
+    expect(relay.nativeSince(2_001)).toBe(false);
+  });
+
   it('refuses an arming that is not a token and an answer', async () => {
     const agent = new PageAgent(win.document);
     for (const dialogs of [
