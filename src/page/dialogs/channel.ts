@@ -3,6 +3,7 @@
  * The main-world hook asks; the isolated-world relay answers, synchronously, inside the same
  * dispatch. Details are JSON strings, the one kind of value that crosses worlds intact.
  */
+import type { DialogAnswer } from '../protocol';
 
 /** The isolated world's global under which the panel finds the relay. */
 export const RELAY_KEY = '__tabwrightDialogRelay';
@@ -23,8 +24,7 @@ export const LEAVE_REPLY_EVENT = 'tabwright-leave-reply';
 
 export type DialogKind = 'alert' | 'confirm' | 'prompt';
 
-export type { DialogAnswer } from '../protocol';
-import type { DialogAnswer } from '../protocol';
+export type { DialogAnswer };
 
 export interface DialogRecord {
   kind: DialogKind;
