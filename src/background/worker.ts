@@ -1,12 +1,14 @@
 /**
- * The service worker wires the toolbar button to the side panel and keeps the dialog content
- * scripts registered for the allowed sites. Everything else lives in the panel page, which owns
- * the agent connections for its window.
+ * The service worker wires the toolbar button to the side panel, keeps the dialog content scripts
+ * registered for the allowed sites and keeps the record of the user's open dialogs. Everything
+ * else lives in the panel page, which owns the agent connections for its window.
  */
 import '../zod-setup';
 import { keepDialogScriptsInStep } from '../platform/chrome-dialog-scripts';
+import { recordUserDialogs } from '../platform/chrome-user-dialogs';
 
 keepDialogScriptsInStep();
+recordUserDialogs();
 chrome.runtime.onInstalled.addListener(() => void openPanelOnActionClick());
 chrome.runtime.onStartup.addListener(() => void openPanelOnActionClick());
 void openPanelOnActionClick();

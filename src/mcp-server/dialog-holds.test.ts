@@ -54,6 +54,27 @@ describe('DialogHolds', () => {
     expect([await holds.held(1), await holds.held(2)]).toEqual(['confirm', undefined]);
   });
 
+  it('restores recorded dialogs of tabs it has heard nothing of, and ends a watched call there', async () => {
+    const { probe, asked } = probeOf(new Set([1, 2, 3]));
+    const holds = new DialogHolds(probe);
+    const watched = holds.watch(3);
+    holds.closed(2, 0); // heard since the record was written: newer than it
+    holds.restore([
+      { tabId: 1, frameId: 0, kind: 'prompt', documentId: 'doc-1' },
+      { tabId: 2, frameId: 0, kind: 'alert' },
+      { tabId: 3, frameId: 0, kind: 'confirm' },
+    ]);
+    expect([await holds.held(1), await holds.held(2)]).toEqual(['prompt', undefined]);
+    await settle();
+    expect(watched.signal.aborted).toBe(true);
+    expect(watched.signal.reason).toBeInstanceOf(DialogHeld);
+    // A record the page proves wrong costs one check and is gone.
+    const stale = new DialogHolds(probeOf(new Set()).probe);
+    stale.restore([{ tabId: 4, frameId: 0, kind: 'alert' }]);
+    expect(await stale.held(4)).toBeUndefined();
+    expect(asked.filter(([tab]) => tab === 2)).toEqual([]);
+  });
+
   it('takes the report as a hint: a page that answers is not held, and the report is dropped', async () => {
     const blocked = new Set<number>();
     const { probe, asked } = probeOf(blocked);

@@ -9,6 +9,7 @@ import { PageCommandError } from './browser-port';
 import { PageErrorCode } from '../page/error-codes';
 import { NATIVE_DIALOG_MESSAGE, type NativeDialog } from '../page/dialogs/channel';
 import type { DialogKind } from './dialogs';
+import { OpenDialogs, type OpenDialogRecord } from './open-dialogs';
 
 /** What the holds need from the browser. */
 export interface ResponsivenessProbe {
@@ -65,16 +66,11 @@ interface Watcher {
   controller: AbortController;
 }
 
-interface OpenDialog {
-  kind: DialogKind;
-  /** The document that showed it, when Chrome named one. */
-  documentId?: string;
-}
-
 export class DialogHolds {
-  /** Open dialogs by tab, then frame, as the relays reported them. */
-  readonly #open = new Map<number, Map<number, OpenDialog>>();
+  readonly #open = new OpenDialogs();
   readonly #watchers = new Map<number, Set<Watcher>>();
+  /** Tabs the relays have spoken of since the holds were made: what they said is newer than any record. */
+  readonly #heard = new Set<number>();
 
   constructor(
     private readonly probe: ResponsivenessProbe,
@@ -82,46 +78,50 @@ export class DialogHolds {
   ) {}
 
   opened(tabId: number, frameId: number, kind: DialogKind, documentId?: string): void {
-    let frames = this.#open.get(tabId);
-    if (!frames) this.#open.set(tabId, (frames = new Map()));
-    frames.set(frameId, documentId ? { kind, documentId } : { kind });
+    this.#heard.add(tabId);
+    this.#open.opened(tabId, frameId, kind, documentId);
     if (this.#watchers.get(tabId)?.size) void this.#abortWatchersIfHeld(tabId);
   }
 
   closed(tabId: number, frameId: number): void {
-    const frames = this.#open.get(tabId);
-    frames?.delete(frameId);
-    if (frames?.size === 0) this.#open.delete(tabId);
+    this.#heard.add(tabId);
+    this.#open.closed(tabId, frameId);
   }
 
   /** The tab closed: none of its dialogs is open any more. */
   forget(tabId: number): void {
-    this.#open.delete(tabId);
+    this.#heard.add(tabId);
+    this.#open.forget(tabId);
+  }
+
+  /** See `OpenDialogs.committed`. */
+  committed(tabId: number, documentId: string | undefined): void {
+    this.#heard.add(tabId);
+    this.#open.committed(tabId, documentId);
   }
 
   /**
-   * The tab's top frame now holds document `documentId`: dialogs of the documents before it are
-   * gone. Chrome may say so after the new document's own dialog was reported, which is kept.
+   * Dialogs that were open before these holds were made (the service worker's record), for the
+   * tabs nothing has been heard of since. A record that is no longer true costs one check.
    */
-  committed(tabId: number, documentId: string | undefined): void {
-    const frames = this.#open.get(tabId);
-    if (!frames) return;
-    for (const [frameId, dialog] of frames) {
-      if (!documentId || dialog.documentId !== documentId) frames.delete(frameId);
+  restore(records: readonly OpenDialogRecord[]): void {
+    for (const record of records) {
+      if (this.#heard.has(record.tabId)) continue;
+      this.#open.opened(record.tabId, record.frameId, record.kind, record.documentId);
+      if (this.#watchers.get(record.tabId)?.size) void this.#abortWatchersIfHeld(record.tabId);
     }
-    if (frames.size === 0) this.#open.delete(tabId);
   }
 
   /** The kind of the dialog holding `tabId`, or undefined when the tab runs scripts. */
   async held(tabId: number): Promise<DialogKind | undefined> {
-    const kind = this.#kindIn(tabId);
+    const kind = this.#open.kindIn(tabId);
     if (!kind) return undefined;
     if (await this.probe.answers(tabId, this.checkMs)) {
       // The page runs: the report was stale (a frame that went away) or made up by a page script.
-      this.#open.delete(tabId);
+      this.#open.forget(tabId);
       return undefined;
     }
-    return this.#kindIn(tabId);
+    return this.#open.kindIn(tabId);
   }
 
   /**
@@ -140,10 +140,6 @@ export class DialogHolds {
         if (set.size === 0 && this.#watchers.get(tabId) === set) this.#watchers.delete(tabId);
       },
     };
-  }
-
-  #kindIn(tabId: number): DialogKind | undefined {
-    return this.#open.get(tabId)?.values().next().value?.kind;
   }
 
   async #abortWatchersIfHeld(tabId: number): Promise<void> {

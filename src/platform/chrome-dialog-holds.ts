@@ -1,9 +1,11 @@
 /**
- * Feeds `DialogHolds` (mcp-server/dialog-holds.ts) from Chrome: the dialog relays' messages, with
- * the tab, frame and document Chrome names as their sender, and the tab closing or its top document
- * changing, which ends any dialog an earlier document showed. The check that a page runs is a trivial script in its top frame.
+ * Feeds `DialogHolds` (mcp-server/dialog-holds.ts) from Chrome: on start, the dialogs the service
+ * worker recorded before the panel opened; then the dialog relays' reports, and the tab closing or
+ * its top document changing, which ends any dialog an earlier document showed. The check that a
+ * page runs is a trivial script in its top frame.
  */
-import { DialogHolds, readNativeDialogMessage, type ResponsivenessProbe } from '../mcp-server/dialog-holds';
+import { DialogHolds, type ResponsivenessProbe } from '../mcp-server/dialog-holds';
+import { recordedUserDialogs, userDialogReport } from './chrome-user-dialogs';
 
 export const chromeProbe: ResponsivenessProbe = {
   answers(tabId, ms) {
@@ -23,15 +25,20 @@ export const chromeProbe: ResponsivenessProbe = {
 export function watchDialogHolds(probe: ResponsivenessProbe = chromeProbe): DialogHolds {
   const holds = new DialogHolds(probe);
   chrome.runtime.onMessage.addListener((message, sender) => {
-    if (sender.id !== chrome.runtime.id || sender.tab?.id === undefined) return;
-    const dialog = readNativeDialogMessage(message);
-    if (!dialog) return;
-    if (dialog.state === 'open') holds.opened(sender.tab.id, sender.frameId ?? 0, dialog.kind, sender.documentId);
-    else holds.closed(sender.tab.id, sender.frameId ?? 0);
+    const report = userDialogReport(message, sender);
+    if (!report) return;
+    const { tabId, frameId, documentId, dialog } = report;
+    if (dialog.state === 'open') holds.opened(tabId, frameId, dialog.kind, documentId);
+    else holds.closed(tabId, frameId);
   });
   chrome.tabs.onRemoved.addListener((tabId) => holds.forget(tabId));
   chrome.webNavigation.onCommitted.addListener((details) => {
     if (details.frameId === 0) holds.committed(details.tabId, (details as { documentId?: string }).documentId);
   });
+  // Dialogs that opened before this panel did; what is heard from now on wins over the record.
+  recordedUserDialogs().then(
+    (records) => holds.restore(records),
+    (error) => console.error('Tabwright: could not read the open dialogs', error),
+  );
   return holds;
 }

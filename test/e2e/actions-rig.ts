@@ -32,6 +32,8 @@ export interface ActionRig {
   call(tool: string, args?: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult>;
   /** Opens a fixture page as the active tab. */
   open(path: string): Promise<Page>;
+  /** Reloads the panel, as a user reopening it would, and calls through its new connection from then on. */
+  reloadPanel(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -136,11 +138,19 @@ export async function startActionRig(
   await panel.getByRole('button', { name: 'Settings' }).click();
 
   let server: PanelServer | undefined;
-  await waitFor(() => {
-    const session = broker.sessions.all().find((s) => s.servers.length > 0);
-    server = session?.servers.find((s) => s.name === (session.browserName ?? 'tabwright')) ?? session?.servers[0];
-    return server !== undefined;
-  }, 30_000);
+  /** The browser server the panel declared, once it is not `previous`. */
+  const declaredServer = (previous?: PanelServer) =>
+    waitFor(() => {
+      const session = broker.sessions
+        .all()
+        .filter((s) => s.servers.length > 0)
+        .sort((a, b) => b.attachedAt - a.attachedAt)[0];
+      const found =
+        session?.servers.find((s) => s.name === (session.browserName ?? 'tabwright')) ?? session?.servers[0];
+      if (found && found !== previous) server = found;
+      return server !== previous;
+    }, 30_000);
+  await declaredServer();
 
   return {
     launched,
@@ -151,6 +161,12 @@ export async function startActionRig(
       return confirmWhile(panel, server!.call(`${server!.name}.${tool}`, args, signal));
     },
     open: (path) => openActiveTab(launched, fixtures.url(path)),
+    async reloadPanel() {
+      const previous = server;
+      await panel.reload();
+      await panel.getByRole('button', { name: /Actor: connected/ }).waitFor({ timeout: 30_000 });
+      await declaredServer(previous);
+    },
     async close() {
       await launched.close();
       await broker.close();

@@ -194,6 +194,39 @@ describe('dialogs', () => {
       const after = await rig.call('find', { text: 'deleted' });
       expect(after.isError, textOf(after)).toBeFalsy();
     });
+    /** The service worker's record of the user's open dialogs (src/platform/chrome-user-dialogs.ts). */
+    const recorded = () =>
+      rig.launched.worker.evaluate(async () => {
+        const stored = (await chrome.storage.session.get('userDialogs')).userDialogs as
+          Array<{ kind: string; frameId: number }> | undefined;
+        return (stored ?? []).map(({ kind, frameId }) => ({ kind, frameId }));
+      });
+
+    it('is known to a panel opened while it is up, whose first call there ends at once', async () => {
+      const page = await rig.open('/dialogs/dialogs.html');
+      const open = dialogsLeftOpen(page);
+      await rig.call('snapshot');
+      await openConfirmIn(page, 0);
+      await expect.poll(() => open.length).toBe(1);
+      await expect.poll(recorded).toEqual([{ kind: 'confirm', frameId: 0 }]);
+      // A new panel heard nothing of it: only the service worker's record can tell it.
+      await rig.reloadPanel();
+      for (const [tool, args] of [
+        ['snapshot', {}],
+        ['find', { text: 'Report' }],
+      ] as const) {
+        const result = await rig.call(tool, args);
+        expect(result.isError, tool).toBe(true);
+        expect(textOf(result)).toContain(HELD);
+      }
+      await open[0]!.dismiss();
+      await expect.poll(() => out(page)).toBe('kept');
+      const again = await rig.call('snapshot');
+      expect(again.isError, textOf(again)).toBeFalsy();
+      expect(textOf(again)).toContain('"kept"');
+      // Answered, the dialog leaves the record, which no panel then has to check again.
+      await expect.poll(recorded).toEqual([]);
+    });
   });
 
   it.each([150, 400, 800])(
