@@ -18,7 +18,7 @@ describe('OpenDialogs', () => {
     dialogs.committed(3, 'doc-d');
     dialogs.committed(1, undefined);
     expect(dialogs.records()).toEqual([]);
-    expect(dialogs.has(1)).toBe(false);
+    expect(dialogs.kindIn(1)).toBeUndefined();
   });
 
   it('round-trips through its records and keeps only the newest when there are too many', () => {

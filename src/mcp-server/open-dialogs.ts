@@ -84,10 +84,6 @@ export class OpenDialogs {
     return this.#open.get(tabId)?.values().next().value?.kind;
   }
 
-  has(tabId: number): boolean {
-    return this.#open.has(tabId);
-  }
-
   /** Every open dialog, at most the newest `MAX_RECORDS`. */
   records(): OpenDialogRecord[] {
     const all: OpenDialogRecord[] = [];
