@@ -69,8 +69,11 @@ interface Watcher {
 export class DialogHolds {
   readonly #open = new OpenDialogs();
   readonly #watchers = new Map<number, Set<Watcher>>();
-  /** Tabs the relays have spoken of since the holds were made: what they said is newer than any record. */
-  readonly #heard = new Set<number>();
+  /**
+   * Tabs the relays have spoken of since the holds were made, until the record is restored: what
+   * they said is newer than it.
+   */
+  #heard: Set<number> | undefined = new Set();
 
   constructor(
     private readonly probe: ResponsivenessProbe,
@@ -78,35 +81,38 @@ export class DialogHolds {
   ) {}
 
   opened(tabId: number, frameId: number, kind: DialogKind, documentId?: string): void {
-    this.#heard.add(tabId);
+    this.#heard?.add(tabId);
     this.#open.opened(tabId, frameId, kind, documentId);
     if (this.#watchers.get(tabId)?.size) void this.#abortWatchersIfHeld(tabId);
   }
 
   closed(tabId: number, frameId: number): void {
-    this.#heard.add(tabId);
+    this.#heard?.add(tabId);
     this.#open.closed(tabId, frameId);
   }
 
   /** The tab closed: none of its dialogs is open any more. */
   forget(tabId: number): void {
-    this.#heard.add(tabId);
+    this.#heard?.add(tabId);
     this.#open.forget(tabId);
   }
 
   /** See `OpenDialogs.committed`. */
   committed(tabId: number, documentId: string | undefined): void {
-    this.#heard.add(tabId);
+    this.#heard?.add(tabId);
     this.#open.committed(tabId, documentId);
   }
 
   /**
    * Dialogs that were open before these holds were made (the service worker's record), for the
-   * tabs nothing has been heard of since. A record that is no longer true costs one check.
+   * tabs nothing has been heard of since. A record that is no longer true costs one check. Called
+   * once, when the panel starts.
    */
   restore(records: readonly OpenDialogRecord[]): void {
+    const heard = this.#heard;
+    this.#heard = undefined;
     for (const record of records) {
-      if (this.#heard.has(record.tabId)) continue;
+      if (heard?.has(record.tabId)) continue;
       this.#open.opened(record.tabId, record.frameId, record.kind, record.documentId);
       if (this.#watchers.get(record.tabId)?.size) void this.#abortWatchersIfHeld(record.tabId);
     }

@@ -41,8 +41,12 @@ export function recordUserDialogs(): void {
   });
 }
 
+async function storedRecords(): Promise<OpenDialogRecord[]> {
+  return readOpenDialogRecords((await chrome.storage.session.get(RECORD_KEY))[RECORD_KEY]);
+}
+
 async function applyReport({ tabId, frameId, documentId, dialog }: UserDialogReport): Promise<void> {
-  const stored = readOpenDialogRecords((await chrome.storage.session.get(RECORD_KEY))[RECORD_KEY]);
+  const stored = await storedRecords();
   const tabs = new Set((await chrome.tabs.query({})).map((tab) => tab.id));
   const dialogs = new OpenDialogs(stored.filter((record) => tabs.has(record.tabId)));
   if (dialog.state === 'open') dialogs.opened(tabId, frameId, dialog.kind, documentId);
@@ -52,7 +56,7 @@ async function applyReport({ tabId, frameId, documentId, dialog }: UserDialogRep
 
 /** In the panel: the recorded dialogs whose frame still shows the document that opened them. */
 export async function recordedUserDialogs(): Promise<OpenDialogRecord[]> {
-  const records = readOpenDialogRecords((await chrome.storage.session.get(RECORD_KEY))[RECORD_KEY]);
+  const records = await storedRecords();
   const current = await Promise.all(
     records.map(async (record) => {
       const frame = await chrome.webNavigation
