@@ -4,7 +4,7 @@
  * only its file name (never the folder), size, state and final origin; its contents are never read.
  * Chrome is behind `DownloadPort`, so this is tested with fakes.
  */
-import { neutraliseText } from '../page/neutralise';
+import { neutraliseText } from '../shared/text/line';
 import { siteOrigin } from './gates/origin';
 import type { ResponseBuilder } from './response';
 

@@ -8,7 +8,7 @@ import { isRefusal } from './page-guard';
 import { describeChange } from './page-report';
 import type { Snapshot } from './snapshot-service';
 import { originOf } from './gates/origin';
-import { wrapUntrusted } from './untrusted';
+import { wrapUntrusted } from '../shared/text/wrappers';
 
 /** What an action reports the page with: the call's reader (bound to the gates), the tab, its own line. */
 export interface PageReportRequest {

@@ -2,7 +2,7 @@
  * How a snapshot reads to the model: a two-line header, the tree, and — over budget — a visible
  * cut that says how to narrow. `find` greps the same lines.
  */
-import { neutraliseText } from '../page/neutralise';
+import { neutraliseText } from '../shared/text/line';
 import { isCommentLine, roleOfLine, withoutRefs } from '../page/snapshot-line';
 
 export const DEFAULT_MAX_CHARS = 24_000;

@@ -4,7 +4,7 @@
  * the files a file input holds (its value: names and sizes).
  */
 import { VALUE_FORMATS } from './actions/input-values';
-import { clip, neutraliseText } from './neutralise';
+import { clip, neutraliseText } from '../shared/text/line';
 
 /**
  * Chromium's accessibility tree gives these inputs roles of its own, with no ARIA equivalent:

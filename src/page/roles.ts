@@ -4,7 +4,7 @@
  */
 import { getRole } from 'dom-accessibility-api';
 import { inputStates, unmappedInputRole } from './input-states';
-import { clip, neutraliseText } from './neutralise';
+import { clip, neutraliseText } from '../shared/text/line';
 import { isSecretField } from './secret-field';
 import { renderLine, renderTextLine } from './snapshot-line';
 

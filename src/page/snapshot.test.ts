@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import { computeAccessibleName } from 'dom-accessibility-api';
-import { neutraliseText } from './neutralise';
+import { neutraliseText } from '../shared/text/line';
 import { RefRegistry } from './refs';
 import { walkSnapshot } from './snapshot';
 import { labelOfLine, refOfLine, roleOfLine } from './snapshot-line';

@@ -7,7 +7,7 @@ import { computeAccessibleName } from 'dom-accessibility-api';
 import { closedDetailsSummary, flatChildren } from './flat-tree';
 import { withLabelIndex } from './label-index';
 import { isAgentOutline } from './outline';
-import { clip, neutraliseText } from './neutralise';
+import { clip, neutraliseText } from '../shared/text/line';
 import { isShadowRoot, shadowTreesCanAddText, styleSheetsCanAddText } from './pseudo-content';
 import type { RefRegistry } from './refs';
 import { outdented, renderLine, renderTextLine, textOfLine } from './snapshot-line';

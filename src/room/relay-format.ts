@@ -1,11 +1,14 @@
 /**
- * How one agent's reply reaches another: `<message from="Name">…</message>`. The name is
- * sanitised and the body cannot close the element early or forge another sender.
+ * How one agent's reply reaches another: `<message from="Name">…</message>`. The body goes
+ * through the same defusing as page text (src/shared/text/wrappers.ts), so a reply cannot close
+ * its element early, forge another sender, or pose as page content.
  */
+import { stripInvisible } from '../shared/text/invisible';
+import { wrapText } from '../shared/text/wrappers';
 
 export function sanitiseName(name: string): string {
   return (
-    name
+    stripInvisible(name)
       .replace(/[\r\n\t]+/g, ' ')
       .replace(/["<>&]/g, '')
       .trim()
@@ -13,11 +16,6 @@ export function sanitiseName(name: string): string {
   );
 }
 
-export function neutraliseBody(body: string): string {
-  return body.replace(/<(\s*\/?\s*message\b)/gi, '\u2039$1');
-}
-
 export function wrapRelay(from: string, body: string, partial: boolean): string {
-  const attributes = `from="${sanitiseName(from)}"${partial ? ' partial="true"' : ''}`;
-  return `<message ${attributes}>\n${neutraliseBody(body)}\n</message>`;
+  return wrapText('message', { from: sanitiseName(from), ...(partial ? { partial: 'true' } : {}) }, body);
 }

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { ToolListing } from '../mcp-server/registry';
 import { ResponseBuilder, type CallToolResult } from '../mcp-server/response';
 import type { ToolSpec } from '../mcp-server/tool-spec';
-import { neutraliseDelimiters } from '../mcp-server/untrusted';
+import { defuseWrappers } from '../shared/text/wrappers';
 
 /** What the page's main world reports for one tool, before anything is trusted. */
 export interface DeclaredPageTool {
@@ -55,7 +55,7 @@ export function cleanPageText(value: unknown, max: number): string {
     .replace(/\s+/g, ' ')
     .trim();
   const capped = plain.length > max ? `${plain.slice(0, max - 1)}…` : plain;
-  return neutraliseDelimiters(capped);
+  return defuseWrappers(capped);
 }
 
 const flag = (annotations: Record<string, unknown>, ...names: string[]) =>

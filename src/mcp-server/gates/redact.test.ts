@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { neutraliseText } from '../../page/neutralise';
-import { wrapUntrusted } from '../untrusted';
+import { neutraliseText } from '../../shared/text/line';
+import { wrapUntrusted } from '../../shared/text/wrappers';
 import { MASK, boundForAudit, isSecretKey, redactArgs, scrubResult, secretValuesIn } from './redact';
 
 describe('redaction', () => {

@@ -3,10 +3,10 @@
  * secret-like keys, values aimed at password fields, and values the user marked as secret are
  * masked wherever they appear.
  */
-import { neutraliseText } from '../../page/neutralise';
+import { neutraliseText } from '../../shared/text/line';
 import type { CallToolResult, ContentBlock } from '../response';
 import { contentSummary } from '../file-content';
-import { neutraliseDelimiters } from '../untrusted';
+import { defuseWrappers } from '../../shared/text/wrappers';
 
 /** Words that name a secret on their own, as a whole segment of a key. */
 const SECRET_WORDS = new Set([
@@ -83,7 +83,7 @@ export function secretForms(value: string): string[] {
   const forms = [
     value,
     neutraliseText(value),
-    neutraliseDelimiters(value),
+    defuseWrappers(value),
     html.replace(/</g, '&lt;').replace(/>/g, '&gt;'),
     html.replace(/"/g, '&quot;'),
     html.replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;'),

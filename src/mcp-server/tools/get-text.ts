@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { neutraliseText } from '../../page/neutralise';
+import { neutraliseText } from '../../shared/text/line';
 import { DEFAULT_MAX_CHARS } from '../snapshot-format';
 import { defineTool } from '../tool';
 import { cutNote, originOf } from './page-read';

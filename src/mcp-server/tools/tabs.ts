@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { neutraliseText } from '../../page/neutralise';
+import { neutraliseText } from '../../shared/text/line';
 import { defineTool, type ToolContext } from '../tool';
 
 /**

@@ -3,7 +3,7 @@
  * "Work email"`. The name is the accessible name, neutralised like every page string the model reads.
  */
 import { computeAccessibleName } from 'dom-accessibility-api';
-import { clip, neutraliseText } from '../neutralise';
+import { clip, neutraliseText } from '../../shared/text/line';
 
 const NAME_LIMIT = 60;
 

@@ -5,7 +5,7 @@
  */
 import { PageError } from '../env';
 import { fileSize } from '../input-states';
-import { clip, neutraliseText } from '../neutralise';
+import { clip, neutraliseText } from '../../shared/text/line';
 import { describeElement } from './describe';
 
 export interface FileSpec {

@@ -4,7 +4,7 @@
  * refused with the list of valid ones and the field is left as it was.
  */
 import { PageError } from '../env';
-import { clip, neutraliseText } from '../neutralise';
+import { clip, neutraliseText } from '../../shared/text/line';
 import { describeElement } from './describe';
 import { fireChange } from './editing';
 import { valueProblem, type Bounds } from './input-values';

@@ -4,7 +4,7 @@
  * on a button or link, activation.
  */
 
-import { neutraliseText } from '../neutralise';
+import { neutraliseText } from '../../shared/text/line';
 import { describeElement } from './describe';
 
 const ACTIVATED_BY_ENTER =

@@ -5,7 +5,7 @@
  * through the browser's editor. A `change` follows the edit, as when the field loses focus.
  */
 import { PageError } from '../env';
-import { clip, neutraliseText } from '../neutralise';
+import { clip, neutraliseText } from '../../shared/text/line';
 import { describeElement } from './describe';
 import { caretToEnd, clearField, fireChange, insertNewline, insertText, isTextControl } from './editing';
 import { fieldKind, setNativeValue } from './fields';

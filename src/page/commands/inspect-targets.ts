@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { PageEnv } from '../env';
 import type { InspectTargetsCommand } from '../protocol';
-import { clip, neutraliseText } from '../neutralise';
+import { clip, neutraliseText } from '../../shared/text/line';
 import { styleSheetsCanAddText } from '../pseudo-content';
 import { FLATTENED_ROLES, snapshotRole } from '../roles';
 import { isSecretField } from '../secret-field';

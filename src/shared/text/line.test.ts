@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clip, neutraliseText } from './neutralise';
+import { clip, neutraliseText } from './line';
 
 describe('neutraliseText', () => {
   it('leaves clean text alone', () => {
@@ -17,6 +17,11 @@ describe('neutraliseText', () => {
 
   it('drops bidi controls that could make a line read differently', () => {
     expect(neutraliseText('pay\u202eyalp')).toBe('payyalp');
+  });
+
+  it('drops every invisible character, wherever it stands', () => {
+    expect(neutraliseText('Pay\u200b now\u2060\u00ad [ref\u200d=e3]')).toBe('Pay now \u27e6ref=e3\u27e7');
+    expect(neutraliseText('\u{e0041}\u{e0042}hidden tags')).toBe('hidden tags');
   });
 });
 
