@@ -18,6 +18,7 @@ import { raceAbort } from '../shared/race-abort';
 import { ToolRegistry } from './registry';
 import { ResponseBuilder, errorResult, type CallToolResult } from './response';
 import type { SnapshotService } from './snapshot-service';
+import type { TabQueue } from './tab-queue';
 import type { BrowserTool, ToolContext } from './tool';
 
 export interface BrowserServerOptions {
@@ -40,6 +41,8 @@ export interface BrowserServerOptions {
   activity?: CallActivity;
   /** Tabs held by the user's own dialogs: page calls there end at once instead of waiting on it. */
   holds?: DialogHolds;
+  /** Page calls on one tab, one at a time, shared by every agent of the panel. */
+  tabQueue?: TabQueue;
 }
 
 export class BrowserToolServer implements ToolServer {
@@ -167,8 +170,10 @@ export class BrowserToolServer implements ToolServer {
           await work();
         }
       };
+      const queued = () =>
+        tab && tool.scope === 'page' && this.options.tabQueue ? this.options.tabQueue.run(tab.id, signal, run) : run();
       // Raced, because a command already sent to a held page cannot be called back.
-      await raceAbort(run(), held?.signal);
+      await raceAbort(queued(), held?.signal);
       if (watch && !response.isError) await reportStartedDownloads(watch, checkDestination, response, signal);
     } catch (error) {
       if (callSignal.aborted) throw error;

@@ -6,7 +6,14 @@
  * when the frame that opened it passes the same decision as every read. Leaving a page (navigate, history, reload, close_tab) first asks the
  * page whether a beforeunload handler would prompt, and lets the leave pass only when told to accept.
  */
-import type { DialogAnswer, DialogKind, DialogRecord } from '../page/dialogs/channel';
+import {
+  DIALOG_TEXT_LIMIT,
+  MAX_DIALOG_RECORDS,
+  type DialogAnswer,
+  type DialogKind,
+  type DialogRecord,
+} from '../page/dialogs/channel';
+import { clip, neutraliseText } from '../shared/text/line';
 import { DialogAnswer as DialogAnswerSchema } from '../page/protocol';
 import { decidingUrl } from './page-guard';
 import { originOf } from './gates/origin';
@@ -25,6 +32,11 @@ export type LeaveMode = 'check' | 'allow' | 'forbid';
 
 /** The tab's dialog relays, reached without the page agent (the platform implements it over chrome.scripting). */
 export interface DialogPort {
+  /**
+   * Claims an arming's token for the call before anything is armed with it; the returned function
+   * releases it, and every relay armed with it disarms then (see arming-claims.ts).
+   */
+  claim?(token: string): () => void;
   /** Arms every frame of the tab to dismiss. */
   arm(tabId: number, token: string): Promise<void>;
   /** The dialogs each frame saw since `arm`, disarming them. */
@@ -72,29 +84,40 @@ export async function armDialogs(ctx: ToolContext, tabId: number, frameId: numbe
   const port = ctx.dialogs;
   if (!port) return undefined;
   const token = randomToken();
-  const frames = await ctx.page.frames(tabId).catch(() => [] as FrameInfo[]);
-  const frame = frames.find((f) => f.frameId === frameId);
-  const answered = !!ctx.dialog && !!frame && (await ctx.checkDestination(decidingUrl(frame, frames))) === undefined;
-  // The command arms its own frame after this, over the dismissal, with the same token.
-  const alone = frames.length === 1 && frame !== undefined;
-  if (!alone) await port.arm(tabId, token).catch(() => undefined);
-  let done = false;
-  const collect = async () => {
-    if (done) return [];
-    done = true;
-    return port.collect(tabId, token).catch(() => [] as FrameDialogs[]);
-  };
-  return {
-    arming: answered ? { token, answer: ctx.dialog! } : { token },
-    async report(response) {
-      const seen = await collect();
-      if (!seen.some((f) => f.records.length)) return;
-      await reportDialogs(ctx, tabId, seen, response);
-    },
-    async disarm() {
-      await collect();
-    },
-  };
+  // Claimed first: a relay armed with a token no call holds disarms as soon as it is armed.
+  const release = port.claim?.(token) ?? (() => undefined);
+  try {
+    const frames = await ctx.page.frames(tabId).catch(() => [] as FrameInfo[]);
+    const frame = frames.find((f) => f.frameId === frameId);
+    const answered = !!ctx.dialog && !!frame && (await ctx.checkDestination(decidingUrl(frame, frames))) === undefined;
+    // The command arms its own frame after this, over the dismissal, with the same token.
+    const alone = frames.length === 1 && frame !== undefined;
+    if (!alone) await port.arm(tabId, token).catch(() => undefined);
+    let done = false;
+    const collect = async () => {
+      if (done) return [];
+      done = true;
+      try {
+        return await port.collect(tabId, token).catch(() => [] as FrameDialogs[]);
+      } finally {
+        release();
+      }
+    };
+    return {
+      arming: answered ? { token, answer: ctx.dialog! } : { token },
+      async report(response) {
+        const seen = await collect();
+        if (!seen.some((f) => f.records.length)) return;
+        await reportDialogs(ctx, tabId, seen, response);
+      },
+      async disarm() {
+        await collect();
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
 }
 
 const KIND_NAME: Record<DialogKind, string> = { alert: 'an alert', confirm: 'a confirm dialog', prompt: 'a prompt' };
@@ -107,19 +130,29 @@ async function reportDialogs(
 ): Promise<void> {
   const frames = await ctx.page.frames(tabId).catch(() => [] as FrameInfo[]);
   let dismissedAnswerable = false;
+  let reported = 0;
+  let skipped = 0;
   for (const { frameId, records } of seen) {
     const frame = frames.find((f) => f.frameId === frameId);
     for (const record of records) {
+      // Each relay records a few; a page with many frames could still send many in all.
+      if (reported >= MAX_DIALOG_RECORDS) {
+        skipped++;
+        continue;
+      }
+      reported++;
       const at: FrameInfo = { frameId, parentFrameId: frame?.parentFrameId ?? -1, url: record.url };
       const deciding = decidingUrl(at, frames);
       const readable = (await ctx.checkDestination(deciding)) === undefined;
       const what = KIND_NAME[record.kind];
       const outcome = record.answer
         ? `it was answered as the call said: ${describeGiven(record.answer)}`
-        : record.kind === 'alert'
-          ? 'it was closed'
-          : 'it was dismissed (Cancel), because the call gave no `dialog` answer';
-      if (record.kind !== 'alert' && !record.answer) dismissedAnswerable = true;
+        : record.attributed === false
+          ? `it did not come from the action's own events (it came from a timer, another frame or script, or the person), so it was ${record.kind === 'alert' ? 'closed' : 'dismissed (Cancel)'} and no answer the call gave went to it`
+          : record.kind === 'alert'
+            ? 'it was closed'
+            : 'it was dismissed (Cancel), because the call gave no `dialog` answer';
+      if (record.kind !== 'alert' && !record.answer && record.attributed !== false) dismissedAnswerable = true;
       if (!readable) {
         response.text(
           `A frame Tabwright may not read opened ${what} during the action; ${outcome}. Its text is not shown.`,
@@ -127,9 +160,11 @@ async function reportDialogs(
         continue;
       }
       response.text(`The page opened ${what} during the action; ${outcome}. It said:`);
-      response.pageText(originOf(deciding), record.message);
+      // One line, like any name the page gives: its text cannot pose as lines of the result.
+      response.pageText(originOf(deciding), clip(neutraliseText(record.message), DIALOG_TEXT_LIMIT));
     }
   }
+  if (skipped) response.text(`The page opened ${skipped} more dialogs during the action; all were dismissed.`);
   if (dismissedAnswerable) {
     response.text(
       'To answer it, repeat the action with `dialog`: { "accept": true } for OK, { "accept": false } for Cancel, ' +

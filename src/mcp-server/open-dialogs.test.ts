@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_RECORDS, OpenDialogs, readOpenDialogRecords } from './open-dialogs';
+import { MAX_FRAMES_PER_TAB, OpenDialogs, readOpenDialogRecords } from './open-dialogs';
 
 describe('OpenDialogs', () => {
   it('keeps a dialog per tab and frame until it closes, the tab goes or another document commits', () => {
@@ -21,15 +21,25 @@ describe('OpenDialogs', () => {
     expect(dialogs.kindIn(1)).toBeUndefined();
   });
 
-  it('round-trips through its records and keeps only the newest when there are too many', () => {
+  it('round-trips through its records, however many tabs hold a dialog', () => {
     const dialogs = new OpenDialogs();
-    for (let tab = 0; tab < MAX_RECORDS + 5; tab++) dialogs.opened(tab, 0, 'alert', `doc-${tab}`);
-    dialogs.opened(0, 0, 'prompt', 'doc-0'); // reported again: now the newest
+    for (let tab = 0; tab < 100; tab++) dialogs.opened(tab, 0, 'alert', `doc-${tab}`);
     const records = dialogs.records();
-    expect(records).toHaveLength(MAX_RECORDS);
-    expect(records.at(-1)).toEqual({ tabId: 0, frameId: 0, kind: 'prompt', documentId: 'doc-0' });
-    expect(records[0]!.tabId).toBe(6);
+    expect(records).toHaveLength(100);
     expect(new OpenDialogs(records).records()).toEqual(records);
+  });
+
+  it('lets a tab flooding reports push out only its own older frames, never its top frame or another tab', () => {
+    const dialogs = new OpenDialogs();
+    dialogs.opened(1, 0, 'confirm', 'real'); // the person's real dialog in another tab
+    dialogs.opened(2, 0, 'alert', 'attacker-top');
+    for (let frame = 1; frame <= 72; frame++) dialogs.opened(2, frame, 'confirm', `forged-${frame}`);
+    const records = dialogs.records();
+    expect(records).toContainEqual({ tabId: 1, frameId: 0, kind: 'confirm', documentId: 'real' });
+    expect(records).toContainEqual({ tabId: 2, frameId: 0, kind: 'alert', documentId: 'attacker-top' });
+    expect(records.filter((record) => record.tabId === 2)).toHaveLength(MAX_FRAMES_PER_TAB);
+    expect(records.at(-1)).toEqual({ tabId: 2, frameId: 72, kind: 'confirm', documentId: 'forged-72' });
+    expect(dialogs.kindIn(1)).toBe('confirm');
   });
 
   it('reads back only well-formed records from storage', () => {

@@ -22,8 +22,12 @@ const StoredRecord = z.object({
   documentId: z.string().optional(),
 });
 
-/** More than any user leaves open; a record that grew past it is cut to the newest. */
-export const MAX_RECORDS = 64;
+/**
+ * Frames of one tab kept at once: more than any page opens for real. Reports are forgeable, so a
+ * page flooding them can only push out its own older reports, never another tab's; the top frame's
+ * report is kept whatever the frames below it send.
+ */
+export const MAX_FRAMES_PER_TAB = 8;
 
 /** The records in a stored value; anything malformed in it is left out, never trusted. */
 export function readOpenDialogRecords(value: unknown): OpenDialogRecord[] {
@@ -48,11 +52,15 @@ export class OpenDialogs {
 
   opened(tabId: number, frameId: number, kind: DialogKind, documentId?: string): void {
     const frames = this.#open.get(tabId) ?? new Map<number, OpenDialog>();
-    // Re-inserted, tab and frame, so the newest report comes last when the record is cut.
+    // Re-inserted, so the newest report comes last when the tab's frames are cut.
     this.#open.delete(tabId);
     this.#open.set(tabId, frames);
     frames.delete(frameId);
     frames.set(frameId, documentId ? { kind, documentId } : { kind });
+    for (const older of frames.keys()) {
+      if (frames.size <= MAX_FRAMES_PER_TAB) break;
+      if (older !== 0) frames.delete(older);
+    }
   }
 
   closed(tabId: number, frameId: number): void {
@@ -84,12 +92,12 @@ export class OpenDialogs {
     return this.#open.get(tabId)?.values().next().value?.kind;
   }
 
-  /** Every open dialog, at most the newest `MAX_RECORDS`. */
+  /** Every open dialog: at most `MAX_FRAMES_PER_TAB` for each tab. */
   records(): OpenDialogRecord[] {
     const all: OpenDialogRecord[] = [];
     for (const [tabId, frames] of this.#open) {
       for (const [frameId, dialog] of frames) all.push({ tabId, frameId, ...dialog });
     }
-    return all.slice(-MAX_RECORDS);
+    return all;
   }
 }

@@ -28,9 +28,13 @@ export const RESULT_CAP_BYTES = 4 * 1024 * 1024;
 
 export class ResponseBuilder {
   readonly #content: ContentBlock[] = [];
+  /** Which blocks carry page text: the ones an over-size report of an action gives up first. */
+  readonly #pageBlocks = new Set<ContentBlock>();
   #structured: Record<string, unknown> | undefined;
   #meta: Record<string, unknown> | undefined;
   #isError = false;
+  /** An action ran: its result must say so, whatever the page adds to it. */
+  #acted = false;
 
   text(text: string): this {
     this.#content.push({ type: 'text', text });
@@ -39,7 +43,9 @@ export class ResponseBuilder {
 
   /** Text that came from a page: wrapped as untrusted content labelled with its origin. */
   pageText(origin: string, text: string): this {
-    return this.text(wrapUntrusted(origin, text));
+    this.text(wrapUntrusted(origin, text));
+    this.#pageBlocks.add(this.#content.at(-1)!);
+    return this;
   }
 
   image(data: string, mimeType: string): this {
@@ -64,6 +70,7 @@ export class ResponseBuilder {
    * refuse, nothing of it — only the action line and why. Errors other than refusals propagate.
    */
   async reportPage({ readPage, tab, line, before }: PageReportRequest): Promise<void> {
+    this.#acted = true;
     let after: Snapshot;
     try {
       after = await readPage(tab);
@@ -96,10 +103,37 @@ export class ResponseBuilder {
     if (this.#structured) result.structuredContent = this.#structured;
     if (this.#meta) result._meta = this.#meta;
     if (this.#isError) result.isError = true;
-    const size = new TextEncoder().encode(JSON.stringify(result)).length;
-    if (size > capBytes) return oversizeResult(size, capBytes);
-    return result;
+    const size = sizeOf(result);
+    if (size <= capBytes) return result;
+    return (this.#acted && this.#withoutPageText(result, capBytes)) || oversizeResult(size, capBytes);
   }
+
+  /**
+   * An action's result over the cap keeps its own lines and gives up page text, the largest
+   * first, so the model still learns the action ran and is not led to repeat a write.
+   */
+  #withoutPageText(result: CallToolResult, capBytes: number): CallToolResult | undefined {
+    const content = [...result.content];
+    const largest = [...this.#pageBlocks].sort((a, b) => textLength(b) - textLength(a));
+    for (const block of largest) {
+      const at = content.indexOf(block);
+      content[at] = {
+        type: 'text',
+        text:
+          `(${textLength(block)} characters of page text left out: the result was over the size limit. ` +
+          'Call snapshot, or find, to read the page.)',
+      };
+      const trimmed = { ...result, content };
+      if (sizeOf(trimmed) <= capBytes) return trimmed;
+    }
+    return undefined;
+  }
+}
+
+const textLength = (block: ContentBlock) => (block.type === 'text' ? block.text.length : 0);
+
+function sizeOf(result: CallToolResult): number {
+  return new TextEncoder().encode(JSON.stringify(result)).length;
 }
 
 export function oversizeResult(size: number, capBytes: number): CallToolResult {

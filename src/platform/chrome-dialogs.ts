@@ -3,7 +3,9 @@
  * `chrome.scripting` in the isolated world. A frame without the relay (a site that is not
  * allowed, or a document that loaded before the site was) simply has nothing to say.
  */
+import { ArmingClaims } from '../mcp-server/arming-claims';
 import type { DialogAnswer, DialogPort, DialogRecord, FrameDialogs, LeaveMode } from '../mcp-server/dialogs';
+import { ARMING_PORT_PREFIX } from '../page/dialogs/channel';
 
 type Relay = {
   arm(token: string, answer: DialogAnswer | null): boolean;
@@ -32,9 +34,27 @@ const isRecord = (value: unknown): value is DialogRecord =>
   typeof value === 'object' &&
   ['alert', 'confirm', 'prompt'].includes((value as DialogRecord).kind) &&
   typeof (value as DialogRecord).message === 'string' &&
-  typeof (value as DialogRecord).url === 'string';
+  typeof (value as DialogRecord).url === 'string' &&
+  ['undefined', 'boolean'].includes(typeof (value as DialogRecord).attributed);
 
 export class ChromeDialogs implements DialogPort {
+  readonly #claims = new ArmingClaims();
+
+  constructor() {
+    // Every panel hears every relay's line; each keeps only the lines of its own calls.
+    chrome.runtime.onConnect.addListener((port) => {
+      if (!port.name.startsWith(ARMING_PORT_PREFIX)) return;
+      this.#claims.accept(port.name.slice(ARMING_PORT_PREFIX.length), {
+        disconnect: () => port.disconnect(),
+        onDisconnect: (listener) => port.onDisconnect.addListener(listener),
+      });
+    });
+  }
+
+  claim(token: string): () => void {
+    return this.#claims.claim(token);
+  }
+
   async arm(tabId: number, token: string): Promise<void> {
     await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, func: armRelay, args: [token] });
   }

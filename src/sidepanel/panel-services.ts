@@ -12,6 +12,7 @@ import type { ToolServer } from '../mcp-server/mcp-core';
 import { connectorServerKey } from '../connectors/hub';
 import { ChromeBrowser } from '../platform/chrome-browser';
 import { ChromeDialogs } from '../platform/chrome-dialogs';
+import { TabQueue } from '../mcp-server/tab-queue';
 import { watchDialogHolds } from '../platform/chrome-dialog-holds';
 import { SettingsStore } from '../shared/settings-store';
 import { PermissionChoices } from '../acp/permission-choices';
@@ -68,6 +69,7 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
   const browser = new ChromeBrowser();
   const dialogs = new ChromeDialogs();
   const holds = watchDialogHolds();
+  const tabQueue = new TabQueue();
   const snapshots = new SnapshotService(new StoredRefCounters(session));
 
   const guards = await startGates({ local, store, promptsRoot });
@@ -113,6 +115,7 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
           downloads: presence.downloads,
           dialogs,
           holds,
+          tabQueue,
           activity: presence.activityFor(profile.id, agent.name),
         });
         browserServers.set(key, server);

@@ -34,6 +34,10 @@ export interface ActionRig {
   open(path: string): Promise<Page>;
   /** Reloads the panel, as a user reopening it would, and calls through its new connection from then on. */
   reloadPanel(): Promise<void>;
+  /** Opens a new panel after the test closed this one, and calls through its connection from then on. */
+  reopenPanel(): Promise<void>;
+  /** Starts a call without confirming anything: the test answers the card itself. */
+  start(tool: string, args?: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult>;
   close(): Promise<void>;
 }
 
@@ -129,7 +133,7 @@ export async function startActionRig(
     ...(options.profile ? { profile: options.profile } : {}),
     ...(options.args ? { args: options.args } : {}),
   });
-  const panel = await openPanelTab(launched);
+  let panel = await openPanelTab(launched);
   await addAgentThroughForm(panel, { name: 'Actor', url: broker.url, token: 'actions-token' });
   await panel.getByRole('button', { name: /Actor: connected/ }).waitFor({ timeout: 30_000 });
   await panel.getByRole('button', { name: 'Settings' }).click();
@@ -156,14 +160,23 @@ export async function startActionRig(
     launched,
     broker,
     fixtures,
-    panel,
+    get panel() {
+      return panel;
+    },
     async call(tool, args = {}, signal) {
       return confirmWhile(panel, server!.call(`${server!.name}.${tool}`, args, signal));
     },
+    start: (tool, args = {}, signal) => server!.call(`${server!.name}.${tool}`, args, signal),
     open: (path) => openActiveTab(launched, fixtures.url(path)),
     async reloadPanel() {
       const previous = server;
       await panel.reload();
+      await panel.getByRole('button', { name: /Actor: connected/ }).waitFor({ timeout: 30_000 });
+      await declaredServer(previous);
+    },
+    async reopenPanel() {
+      const previous = server;
+      panel = await openPanelTab(launched);
       await panel.getByRole('button', { name: /Actor: connected/ }).waitFor({ timeout: 30_000 });
       await declaredServer(previous);
     },

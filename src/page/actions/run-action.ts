@@ -69,7 +69,7 @@ export async function runAction(
     env.waits.set(id, controller);
   }
   // Armed before the first event: whatever the action makes the page open is answered or dismissed.
-  if (spec.dialogs) env.dialogRelay()?.arm(spec.dialogs.token, spec.dialogs.answer ?? null);
+  if (spec.dialogs) env.dialogRelay()?.arm(spec.dialogs.token, spec.dialogs.answer ?? null, { acting: true });
   const watch = new SettleWatch(env.document);
   try {
     const line = await work(controller.signal);

@@ -33,6 +33,11 @@ export interface DialogRecord {
   answer: DialogAnswer | null;
   /** The frame's address when the dialog opened. */
   url: string;
+  /**
+   * False when the dialog did not come from the action's own events (a timer, another script, the
+   * person): it was dismissed whatever the call said. Absent in records of earlier versions.
+   */
+  attributed?: boolean;
 }
 
 export interface DialogAsk {
@@ -50,6 +55,12 @@ export interface NativeDialog {
   kind: DialogKind;
 }
 
+/**
+ * Relay → panel (`chrome.runtime.connect`): a port named with this prefix and the arming's token,
+ * open while the relay is armed. The panel that armed it keeps it until the call ends.
+ */
+export const ARMING_PORT_PREFIX = 'tabwright-armed:';
+
 /** Relay → panel (`chrome.runtime.sendMessage`): `{ type, dialog }`, from the frame Chrome names as the sender. */
 export const NATIVE_DIALOG_MESSAGE = 'tabwright/native-dialog';
 
@@ -62,6 +73,8 @@ export interface LeaveReply {
 
 /** Longest text of a dialog kept for the result; the rest is cut. */
 export const DIALOG_TEXT_LIMIT = 2_000;
+/** Most dialogs one action records; a page that opens more cannot make its result any longer. */
+export const MAX_DIALOG_RECORDS = 5;
 
 export function parseJson<T>(detail: unknown): T | undefined {
   if (typeof detail !== 'string') return undefined;

@@ -7,7 +7,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { installDialogHook } from './dialog-hook';
 import { ARM_TTL_MS, createDialogRelay, type DialogRelay } from '../dialogs/relay';
-import { NATIVE_EVENT, RELAY_KEY, type NativeDialog } from '../dialogs/channel';
+import { DIALOG_TEXT_LIMIT, MAX_DIALOG_RECORDS, NATIVE_EVENT, RELAY_KEY, type NativeDialog } from '../dialogs/channel';
 import { PageAgent } from '../agent';
 
 type Win = Window & typeof globalThis;
@@ -36,12 +36,30 @@ function freshWindow(): Win {
   Object.assign(win, native);
   installDialogHook(win);
   notices = [];
-  relay = createDialogRelay(
-    win.document,
-    () => clock,
-    (dialog) => notices.push(dialog),
-  );
+  held = new Map();
+  relay = createDialogRelay(win.document, {
+    now: () => clock,
+    onNative: (dialog) => notices.push(dialog),
+    hold: (token, gone) => held.set(token, gone),
+  });
   return win;
+}
+
+/** The lines armed relays hold to the panel, by token: calling one is the panel going away. */
+let held: Map<string, () => void>;
+
+/**
+ * What the page does when an action's own event reaches it: `act` runs inside a click the
+ * action dispatches in the isolated world (here, the same window's wrapped prototypes).
+ */
+function byAction<T>(act: () => T): T {
+  let result!: T;
+  const button = win.document.createElement('button');
+  button.addEventListener('click', () => (result = act()));
+  win.document.body.append(button);
+  button.click();
+  button.remove();
+  return result;
 }
 
 // Every test starts in a fresh window with its hook and relay, at the same time.
@@ -77,8 +95,8 @@ describe('dialogs in a page', () => {
   });
 
   it('announce nothing when an action answers them, and pass on no malformed notice', () => {
-    relay.arm('t1', { accept: true });
-    win.confirm('Really?');
+    relay.arm('t1', { accept: true }, { acting: true });
+    byAction(() => win.confirm('Really?'));
     win.alert('And this?');
     expect(notices).toEqual([]);
     for (const detail of ['{', JSON.stringify({ state: 'gone', kind: 'alert' }), JSON.stringify({ state: 'open' })]) {
@@ -89,34 +107,36 @@ describe('dialogs in a page', () => {
   });
 
   it('get the action’s answer, the first one only; the rest are dismissed and all are recorded', () => {
-    relay.arm('t1', { accept: true, promptText: 'Q3' });
-    expect(win.prompt('Name?', 'draft')).toBe('Q3');
-    expect(win.confirm('Really?')).toBe(false);
-    expect(win.prompt('Again?')).toBeNull();
+    relay.arm('t1', { accept: true, promptText: 'Q3' }, { acting: true });
+    expect(byAction(() => win.prompt('Name?', 'draft'))).toBe('Q3');
+    expect(byAction(() => win.confirm('Really?'))).toBe(false);
+    expect(byAction(() => win.prompt('Again?'))).toBeNull();
     expect(native.confirm).not.toHaveBeenCalled();
     expect(native.prompt).not.toHaveBeenCalled();
+    const at = { url: expect.any(String), attributed: true };
     expect(relay.collect('t1')).toEqual([
-      { kind: 'prompt', message: 'Name?', answer: { accept: true, promptText: 'Q3' }, url: expect.any(String) },
-      { kind: 'confirm', message: 'Really?', answer: null, url: expect.any(String) },
-      { kind: 'prompt', message: 'Again?', answer: null, url: expect.any(String) },
+      { kind: 'prompt', message: 'Name?', answer: { accept: true, promptText: 'Q3' }, ...at },
+      { kind: 'confirm', message: 'Really?', answer: null, ...at },
+      { kind: 'prompt', message: 'Again?', answer: null, ...at },
     ]);
     // Collected means disarmed: the user's dialogs are theirs again.
     expect(win.confirm('Mine')).toBe(true);
   });
 
   it('answer a prompt accepted without text with its default, and alerts with nothing', () => {
-    relay.arm('t', { accept: true });
-    expect(win.prompt('Name?', 'draft')).toBe('draft');
-    relay.arm('t2', { accept: true });
-    expect(win.alert('Saved')).toBeUndefined();
+    relay.arm('t', { accept: true }, { acting: true });
+    expect(byAction(() => win.prompt('Name?', 'draft'))).toBe('draft');
+    relay.arm('t2', { accept: true }, { acting: true });
+    relay.collect('t');
+    expect(byAction(() => win.alert('Saved'))).toBeUndefined();
     expect(native.alert).not.toHaveBeenCalled();
     expect(relay.collect('t2')).toMatchObject([{ kind: 'alert', message: 'Saved' }]);
   });
 
   it('are dismissed when the action gave no answer', () => {
-    relay.arm('t', null);
-    expect(win.confirm('Delete?')).toBe(false);
-    expect(win.prompt('Name?')).toBeNull();
+    relay.arm('t', null, { acting: true });
+    expect(byAction(() => win.confirm('Delete?'))).toBe(false);
+    expect(byAction(() => win.prompt('Name?'))).toBeNull();
     expect(relay.collect('t')).toHaveLength(2);
   });
 
@@ -131,18 +151,85 @@ describe('dialogs in a page', () => {
 
   it('stay native through a reference saved before the hook ran (a documented limit)', () => {
     const saved = native.confirm;
-    relay.arm('t', { accept: true });
-    expect(saved('x')).toBe(true);
+    relay.arm('t', { accept: true }, { acting: true });
+    expect(byAction(() => saved('x'))).toBe(true);
     expect(relay.collect('t')).toEqual([]);
   });
 
   it('do not show the page what the answer is before a dialog opens', () => {
     const seen: unknown[] = [];
     win.document.addEventListener('tabwright-dialog-reply', (event) => seen.push((event as CustomEvent).detail));
-    relay.arm('t', { accept: true, promptText: 'secret' });
+    relay.arm('t', { accept: true, promptText: 'secret' }, { acting: true });
     expect(seen).toEqual([]);
-    win.prompt('Name?');
+    byAction(() => win.prompt('Name?'));
     expect(seen).toHaveLength(1);
+  });
+
+  it('never give an action’s answer to a dialog the action did not cause: a timer’s, another script’s, the person’s', async () => {
+    relay.arm('rename', { accept: true, promptText: 'report-final' }, { acting: true });
+    // The earlier click's confirm, opened by the page's timer while this action runs.
+    expect(win.confirm('Delete the files?')).toBe(false);
+    // A second one in the same task is no more the action's than the first.
+    expect(win.confirm('Really delete?')).toBe(false);
+    // The action's own click opens its prompt, which gets the answer.
+    expect(byAction(() => win.prompt('New name?'))).toBe('report-final');
+    expect(relay.collect('rename')).toEqual([
+      { kind: 'confirm', message: 'Delete the files?', answer: null, url: expect.any(String), attributed: false },
+      { kind: 'confirm', message: 'Really delete?', answer: null, url: expect.any(String), attributed: false },
+      {
+        kind: 'prompt',
+        message: 'New name?',
+        answer: { accept: true, promptText: 'report-final' },
+        url: expect.any(String),
+        attributed: true,
+      },
+    ]);
+    expect(native.confirm).not.toHaveBeenCalled();
+  });
+
+  it('count promise reactions a handler started as the action’s, and the next task as not', async () => {
+    relay.arm('t', { accept: true }, { acting: true });
+    const answers: unknown[] = [];
+    byAction(() =>
+      Promise.resolve()
+        .then(() => undefined)
+        .then(() => answers.push(win.confirm('After an await?'))),
+    );
+    await new Promise((resolve) => win.setTimeout(resolve, 0));
+    answers.push(win.confirm('From a timer?'));
+    expect(answers).toEqual([true, false]);
+    expect(relay.collect('t').map((record) => record.attributed)).toEqual([true, false]);
+  });
+
+  it('die with the panel’s line: the person’s next dialog is theirs at once', () => {
+    relay.arm('edit', { accept: true }, { acting: true });
+    expect(held.has('edit')).toBe(true);
+    held.get('edit')!(); // the panel closed, or the call ended
+    expect(win.confirm('Delete project?')).toBe(true);
+    expect(native.confirm).toHaveBeenCalledWith('Delete project?');
+    expect(relay.collect('edit')).toEqual([]);
+  });
+
+  it('keep one line and one record per arming when the action’s command arms over the panel’s dismissal', () => {
+    relay.arm('t', null);
+    expect(win.confirm('Before the command?')).toBe(false);
+    relay.arm('t', { accept: true }, { acting: true });
+    expect(byAction(() => win.confirm('The action’s?'))).toBe(true);
+    expect(held.size).toBe(1);
+    expect(relay.collect('t').map((record) => record.message)).toEqual(['Before the command?', 'The action’s?']);
+  });
+
+  it('quote at most a few dialogs, each cut short, however many a page forges', () => {
+    relay.arm('t', null, { acting: true });
+    const huge = 'x'.repeat(600_000);
+    for (let i = 0; i < 10; i++) {
+      win.document.dispatchEvent(
+        new win.CustomEvent('tabwright-dialog-ask', { detail: JSON.stringify({ kind: 'confirm', message: huge }) }),
+      );
+    }
+    const records = relay.collect('t');
+    expect(records).toHaveLength(MAX_DIALOG_RECORDS);
+    expect(records.every((record) => record.message.length === DIALOG_TEXT_LIMIT)).toBe(true);
   });
 });
 
@@ -199,10 +286,10 @@ describe('leaving a page', () => {
 });
 
 describe('an action command arming its own frame', () => {
-  it('gets the dialogs the page opens while it runs answered as the call said', async () => {
+  it('arms its own frame as the acting one: its events’ dialogs get the answer, a timer’s does not', async () => {
     (win as unknown as Record<string, unknown>)[RELAY_KEY] = relay;
     const agent = new PageAgent(win.document);
-    // The page asks while the action waits for it to settle.
+    // The page asks from a timer while the action waits for it to settle: not the action's doing.
     const settle = { quietFrames: 2, capMs: 1_000 };
     win.setTimeout(() => win.confirm('Discard the draft?'), 5);
     const armed = await agent.handle({
@@ -212,8 +299,11 @@ describe('an action command arming its own frame', () => {
     });
     expect(armed).toMatchObject({ ok: true });
     expect(native.confirm).not.toHaveBeenCalled();
+    // What the action's own dispatch opens while it is armed gets the answer.
+    expect(byAction(() => win.confirm('Save first?'))).toBe(true);
     expect(relay.collect('t7')).toEqual([
-      { kind: 'confirm', message: 'Discard the draft?', answer: { accept: true }, url: expect.any(String) },
+      { kind: 'confirm', message: 'Discard the draft?', answer: null, url: expect.any(String), attributed: false },
+      { kind: 'confirm', message: 'Save first?', answer: { accept: true }, url: expect.any(String), attributed: true },
     ]);
     // Without arming, the same page's dialog is the user's.
     win.setTimeout(() => win.confirm('Discard the draft?'), 5);
