@@ -4,6 +4,7 @@
  * context so a line can be placed in the tree. Refs that do not appear are unchanged and stay
  * valid. Pure: strings in, strings out.
  */
+import { neutraliseText } from '../shared/text/line';
 import {
   headOfLine,
   indentOfLine,
@@ -215,8 +216,8 @@ export function formatDiff(diff: SnapshotDiff, maxChars = 0): string {
     diff.removed ? `${diff.removed} removed` : '',
   ].filter(Boolean);
   const header: string[] = [];
-  if (diff.url) header.push(`# url: ${diff.url.from} → ${diff.url.to}`);
-  if (diff.title) header.push(`# title: ${diff.title.to.replace(/\s+/g, ' ')}`);
+  if (diff.url) header.push(`# url: ${neutraliseText(diff.url.from)} → ${neutraliseText(diff.url.to)}`);
+  if (diff.title) header.push(`# title: ${neutraliseText(diff.title.to)}`);
   if (!counts.length) {
     header.push('# no changes since the previous snapshot');
     return header.join('\n');

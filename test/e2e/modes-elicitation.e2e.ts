@@ -131,6 +131,17 @@ describe('modes, models and input requests', () => {
     await expect.poll(lastReply, T).toBe('visit: decline');
     expect(rig.launched.context.pages().length).toBe(pagesBefore);
 
+    // A look-alike address: the host in plain letters, its Unicode form only beside it, marked.
+    await sendMessage(panel, 'visit https://g\u043e\u043egle.com/signin');
+    const lookAlike = panel.getByRole('group', { name: 'Stdio asks you to open a web page' }).last();
+    await lookAlike.locator('.elicit-unicode').waitFor(T);
+    expect(await lookAlike.locator('.elicit-address').textContent()).toBe('https://xn--ggle-55da.com/signin');
+    const unicode = await lookAlike.locator('.elicit-unicode.warning').textContent();
+    expect(unicode).toContain('g\u043e\u043egle.com');
+    expect(unicode).toContain('imitate another site');
+    await lookAlike.getByRole('button', { name: 'Decline' }).click();
+    await expect.poll(() => events().filter((line) => line === 'elicitation/create url decline').length, T).toBe(2);
+
     // Agreeing opens it in a new tab.
     const wanted = rig.fixtures.url('/index.html?signed-in=1');
     await sendMessage(panel, `visit ${wanted}`);

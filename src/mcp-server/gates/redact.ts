@@ -6,6 +6,7 @@
 import { neutraliseText } from '../../shared/text/line';
 import type { CallToolResult, ContentBlock } from '../response';
 import { contentSummary } from '../file-content';
+import { showInvisible } from '../../shared/text/invisible';
 import { defuseWrappers } from '../../shared/text/wrappers';
 
 /** Words that name a secret on their own, as a whole segment of a key. */
@@ -154,11 +155,18 @@ export function secretValuesIn(args: Record<string, unknown>, targets: ReadonlyS
   return found;
 }
 
-/** Shortens long strings and arrays so an audit entry stays small. */
+/**
+ * Shortens long strings and arrays so an audit entry stays small, and shows invisible characters
+ * by their code points: the log is read by a person, who must see `invoice⟨U+202E⟩fdp.exe`.
+ */
 export function boundForAudit(args: Record<string, unknown>): Record<string, unknown> {
   const visit = (value: unknown): unknown => {
-    if (typeof value === 'string' && value.length > AUDIT_STRING_LIMIT) {
-      return `${value.slice(0, AUDIT_STRING_LIMIT)}… [${value.length - AUDIT_STRING_LIMIT} more characters]`;
+    if (typeof value === 'string') {
+      const cut =
+        value.length > AUDIT_STRING_LIMIT
+          ? `${value.slice(0, AUDIT_STRING_LIMIT)}… [${value.length - AUDIT_STRING_LIMIT} more characters]`
+          : value;
+      return showInvisible(cut);
     }
     if (Array.isArray(value)) {
       const kept = value.slice(0, AUDIT_ARRAY_LIMIT).map(visit);
@@ -166,7 +174,9 @@ export function boundForAudit(args: Record<string, unknown>): Record<string, unk
       return kept;
     }
     if (value && typeof value === 'object') {
-      return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, visit(v)]));
+      return Object.fromEntries(
+        Object.entries(value as Record<string, unknown>).map(([k, v]) => [showInvisible(k), visit(v)]),
+      );
     }
     return value;
   };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { neutraliseText } from '../../shared/text/line';
+import { defuseHeaderLines, neutraliseText } from '../../shared/text/line';
 import { DEFAULT_MAX_CHARS } from '../snapshot-format';
 import { defineTool } from '../tool';
 import { cutNote, originOf } from './page-read';
@@ -36,17 +36,23 @@ export const getText = defineTool({
         page.run(tab.id, command, { signal: ctx.signal, frameId: frame.frameId }).catch(() => undefined),
       ),
     );
-    let text = top.text;
+    // Whether anything was cut is judged on the page's own text, before defusing changed its length.
+    let cut = top.text.length < top.total;
+    let text = defuseHeaderLines(top.text);
     let total = top.total;
     children.forEach((child) => {
       if (!child?.text) return;
-      const part = `\n\n# frame ${neutraliseText(child.url)}\n${child.text}`;
+      if (child.text.length < child.total) cut = true;
+      const part = `\n\n# frame ${neutraliseText(child.url)}\n${defuseHeaderLines(child.text)}`;
       text += part;
       total += part.length - child.text.length + child.total;
     });
-    if (args.maxChars && text.length > args.maxChars) text = text.slice(0, args.maxChars);
+    if (args.maxChars && text.length > args.maxChars) {
+      text = text.slice(0, args.maxChars);
+      cut = true;
+    }
     let body = `# text — ${neutraliseText(top.url)}\n${text}`;
-    if (text.length < total) body += cutNote(text.length, total, args.maxChars);
+    if (cut) body += cutNote(text.length, Math.max(total, text.length), args.maxChars);
     response.pageText(originOf(top.url), body);
   },
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defuseHeaderLines } from '../../shared/text/line';
 import { DEFAULT_MAX_CHARS } from '../snapshot-format';
 import { defineTool } from '../tool';
 import { cutNote, originOf } from './page-read';
@@ -27,7 +28,7 @@ export const readDom = defineTool({
       { op: 'readDom', maxChars: args.maxChars, ...(args.selector ? { selector: args.selector } : {}) },
       { signal: ctx.signal, frameId: 0 },
     );
-    let text = reply.html;
+    let text = defuseHeaderLines(reply.html);
     if (reply.html.length < reply.total) text += cutNote(reply.html.length, reply.total, args.maxChars);
     response.pageText(originOf(reply.url), text);
   },

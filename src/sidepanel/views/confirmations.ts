@@ -10,6 +10,7 @@
  */
 import type { ConfirmAnswer, ConfirmRequest, ConfirmTarget } from '../../mcp-server/gates/types';
 import { dialogAnswerOf } from '../../mcp-server/dialogs';
+import { showInvisible } from '../../shared/text/invisible';
 import { h } from '../dom';
 import { t } from '../i18n';
 import './gates.css';
@@ -165,7 +166,7 @@ export class PromptTray {
             'p',
             { className: 'tab-url', id: `${id}-url` },
             `${t('fieldLabel', t('confirmTab'))} `,
-            h('code', {}, request.url),
+            h('code', {}, showInvisible(request.url)),
           )
         : null,
       request.targets ? targetList(`${id}-targets`, request.targets) : null,
@@ -174,7 +175,7 @@ export class PromptTray {
       h(
         'pre',
         { className: 'args', id: `${id}-args`, tabindex: '0', 'aria-label': t('confirmArguments') },
-        JSON.stringify(request.args, null, 2),
+        showInvisible(JSON.stringify(request.args, null, 2)),
       ),
       countdown,
       h('div', { className: 'actions' }, ...buttons),
@@ -221,7 +222,7 @@ function dialogLine(id: string, args: Readonly<Record<string, unknown>>): HTMLEl
   const how = !answer.accept
     ? t('confirmDialogDismiss')
     : answer.promptText !== undefined
-      ? t('confirmDialogAnswer', answer.promptText)
+      ? t('confirmDialogAnswer', showInvisible(answer.promptText))
       : t('confirmDialogAccept');
   return h('p', { className: 'dialog-answer', id }, `${t('fieldLabel', t('confirmDialog'))} `, h('strong', {}, how));
 }
@@ -238,7 +239,7 @@ function targetList(id: string, targets: readonly ConfirmTarget[]): HTMLElement 
         h(
           'li',
           { className: element ? 'target' : 'target missing' },
-          h('code', {}, target),
+          h('code', {}, showInvisible(target)),
           ' ',
           element ? `${element.role}${element.name ? ` "${element.name}"` : ''}` : t('confirmTargetMissing'),
         ),

@@ -6,6 +6,8 @@
  */
 import type { CreateElicitationResponse } from '@agentclientprotocol/sdk/unstable';
 import type { SegmentOf } from '../chat-types';
+import { showAddress } from '../../shared/text/address';
+import { showInvisible } from '../../shared/text/invisible';
 import { h } from '../dom';
 import { validateEntries, type ElicitationField, type Problem, type RawEntries } from '../elicitation-form';
 import { t } from '../i18n';
@@ -203,6 +205,23 @@ function formBody(segment: SegmentOf<'elicitation'>, handlers: ElicitationHandle
   return form;
 }
 
+/** The address as the user should read it: ASCII host first, its Unicode form only beside it, marked. */
+function addressView(address: string): Node[] {
+  const shown = showAddress(address);
+  // The whole address, as plain text: what the user sees is exactly where the tab would go.
+  const main = h('code', { className: 'elicit-address' }, shown?.href ?? showInvisible(address));
+  if (!shown?.unicodeHost) return [main];
+  return [
+    main,
+    h(
+      'p',
+      { className: shown.mixedScripts ? 'elicit-unicode warning' : 'elicit-unicode' },
+      t('elicitUrlUnicode', shown.unicodeHost),
+      shown.mixedScripts ? ` ${t('elicitUrlMixedScripts')}` : '',
+    ),
+  ];
+}
+
 function urlBody(segment: SegmentOf<'elicitation'>, handlers: ElicitationHandlers): HTMLElement {
   const address = segment.url ?? '';
   const openable = openableUrl(address);
@@ -219,8 +238,7 @@ function urlBody(segment: SegmentOf<'elicitation'>, handlers: ElicitationHandler
     'div',
     { className: 'elicit-url' },
     h('p', { className: 'card-label' }, t('elicitUrlAddress')),
-    // The whole address, as plain text: what the user sees is exactly where the tab would go.
-    h('code', { className: 'elicit-address' }, address),
+    ...addressView(address),
     openable ? null : h('p', { className: 'field-error' }, t('elicitUrlNotOpenable')),
     h('div', { className: 'actions' }, ...(openable ? [open] : []), ...refuseButtons(handlers)),
   );
