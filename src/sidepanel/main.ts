@@ -7,7 +7,12 @@
  * own chunks are all it loads (MV3 allows no remote code).
  */
 import '../zod-setup';
+import { countChromeCalls } from '../platform/chrome-call-counts';
 import { loadInSteps, nextTask } from './load-steps';
+
+declare const __TABWRIGHT_TEST_BUILD__: boolean;
+// Tests read what one tool call cost in Chrome API calls (test build only; dropped from the release).
+if (__TABWRIGHT_TEST_BUILD__) Object.assign(globalThis, { tabwrightChromeCalls: countChromeCalls(chrome) });
 
 async function boot(): Promise<void> {
   await loadInSteps([
