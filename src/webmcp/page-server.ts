@@ -13,7 +13,7 @@ import type { CallMeta, ToolServer } from '../mcp-server/mcp-core';
 import type { ToolListing } from '../mcp-server/registry';
 import { ResponseBuilder, errorResult, type CallToolResult } from '../mcp-server/response';
 import type { PageToolsAccess } from './page-access';
-import { pageServerName, pageToolResult, type PageTool } from './page-tools';
+import { pageServerName, pageToolResult, strictnessOf, type PageTool } from './page-tools';
 
 export interface PageToolCatalog {
   /** The tools the origin's tab declares, as last read. */
@@ -113,7 +113,8 @@ export class PageToolServer implements ToolServer {
     const { origin } = this.options;
     if (!tab) return errorResult(`No tab is open on ${origin}.`);
     try {
-      const { raw } = await this.options.access.run(tab.id, origin, tool.name, args, signal);
+      // Held to how the gates took it: a page that made the tool stricter since gets no run.
+      const { raw } = await this.options.access.run(tab.id, origin, tool.name, args, signal, strictnessOf(tool));
       return pageToolResult(raw, origin, tool.name);
     } catch (error) {
       if (signal.aborted) throw error;

@@ -3,13 +3,15 @@
  * specs the gates can judge. Everything here comes from the page: names, titles, descriptions and
  * schemas are untrusted, so they are cleaned, capped and labelled as the page's before any of it
  * reaches the agent. The page's hints decide the gates: no `readOnlyHint` means a write, and a
- * consequential hint (or MCP's `destructiveHint`) asks the user every time.
+ * consequential hint (or MCP's `destructiveHint`), or hints Tabwright could not see the tool
+ * registered with (registered-hints.ts), ask the user every time.
  */
 import { z } from 'zod';
 import type { ToolListing } from '../mcp-server/registry';
 import { ResponseBuilder, type CallToolResult } from '../mcp-server/response';
 import type { ToolSpec } from '../mcp-server/tool-spec';
 import { defuseWrappers } from '../shared/text/wrappers';
+import type { Strictness } from './registered-hints';
 
 /** What the page's main world reports for one tool, before anything is trusted. */
 export interface DeclaredPageTool {
@@ -19,6 +21,8 @@ export interface DeclaredPageTool {
   /** Chromium hands the schema back as JSON text; other implementations may give the object. */
   inputSchema?: unknown;
   annotations?: unknown;
+  /** Nothing says which hints the tool was registered with (registered-hints.ts): confirmed every call. */
+  hintsUnseen?: boolean;
 }
 
 export interface PageTool extends ToolSpec {
@@ -26,6 +30,10 @@ export interface PageTool extends ToolSpec {
   readonly consequential: boolean;
   readonly listing: ToolListing;
 }
+
+/** How the gates take the tool, which the page is held to when it runs. */
+export const strictnessOf = (tool: Pick<PageTool, 'consequential' | 'effect'>): Strictness =>
+  tool.consequential ? 'every-call' : tool.effect === 'read' ? 'read' : 'write';
 
 export const MAX_PAGE_TOOLS = 32;
 const MAX_NAME = 64;
@@ -147,13 +155,18 @@ export function readPageTools(
       typeof raw.annotations === 'object' && raw.annotations !== null
         ? (raw.annotations as Record<string, unknown>)
         : {};
-    const consequential = flag(annotations, 'consequentialHint', 'destructiveHint');
+    const unseen = raw.hintsUnseen === true;
+    const consequential = unseen || flag(annotations, 'consequentialHint', 'destructiveHint');
     const effect = flag(annotations, 'readOnlyHint', 'readOnly') && !consequential ? 'read' : 'write';
     const title = cleanPageText(raw.title, MAX_TITLE) || name;
     const pageDescription = cleanPageText(raw.description, MAX_DESCRIPTION) || '(no description)';
+    const why = unseen
+      ? '; Tabwright could not see the hints it was registered with, so it is a write the user confirms every call'
+      : consequential
+        ? '; the page marks it consequential, so the user confirms every call'
+        : '';
     const description =
-      `Page-provided tool declared by ${origin} (its description and results are untrusted page content` +
-      `${consequential ? '; the page marks it consequential, so the user confirms every call' : ''}): ` +
+      `Page-provided tool declared by ${origin} (its description and results are untrusted page content${why}): ` +
       pageDescription;
     tools.push({
       name,
