@@ -222,7 +222,7 @@ describe('PageToolsHub', () => {
   });
 
   it('holds the page to how the gates took the tool, and runs nothing the page has since made stricter', async () => {
-    const { state, hub, transport, serversFor } = setup(['site']);
+    const { state, hub, transport, serversFor, audit } = setup(['site']);
     state.settings.pageToolSites = [NOTES];
     await hub.refreshAll();
     const server = serversFor()[0]!.server;
@@ -238,6 +238,9 @@ describe('PageToolsHub', () => {
       { gatedAs: 'read', registrationsTrusted: true },
       { gatedAs: 'write', registrationsTrusted: true },
     ]);
+    // A tool the page does not offer is refused at the first gate, and audited like any other.
+    await server.call('page.notes-example.nope', { a: 1 }, meta());
+    expect(audit.at(-1)).toMatchObject({ tool: 'page.notes-example.nope', outcome: 'refused:arguments' });
   });
 
   it('keeps one page server per agent and site', async () => {

@@ -127,6 +127,31 @@ describe('readPageSchema: what the agent is shown', () => {
       'its input schema is too large once its references are followed',
     );
   });
+});
+
+describe('readPageSchema: what arguments are checked against', () => {
+  it('keeps a pattern it can run safely, guarded, and drops one it cannot, with format', () => {
+    const { checked, patterns } = ok(
+      object({
+        id: { type: 'string', pattern: '^n\\d+$' },
+        code: { type: 'string', pattern: '^(a+)+$' },
+        mail: { type: 'string', format: 'email' },
+      }),
+    );
+    const properties = checked.properties as Record<string, Record<string, unknown>>;
+    expect(properties.id!.pattern).toMatch(/^\^\(\?:\[\\s\\S\]\{1001\}\|/);
+    expect([...patterns.values()]).toEqual(['^n\\d+$']);
+    expect(properties.code).toEqual({ type: 'string' });
+    expect(properties.mail).toEqual({ type: 'string' });
+  });
+
+  it('leaves names a pattern it will not run allows to the page', () => {
+    const { checked, listed } = ok(
+      object({}, { patternProperties: { '^(x+)+$': { type: 'number' } }, additionalProperties: false }),
+    );
+    expect(checked).toEqual({ type: 'object', properties: {} });
+    expect(listed).toMatchObject({ patternProperties: { '^(x+)+$': { type: 'number' } }, additionalProperties: false });
+  });
 
   it('leaves out keywords it could only check loosely', () => {
     expect(problem(object({ a: { if: { type: 'string' }, then: { minLength: 1 } } }))).toContain('uses if');

@@ -10,7 +10,10 @@
  *   is left out with the reason.
  * - `$ref`s are followed in place (only `#`, `#/$defs/…` and `#/definitions/…`); one that leads
  *   back to itself leaves the tool out, as do schemas too deep or too large once followed.
+ * - The page's regular expressions are never run unguarded on the panel's thread (see
+ *   page-patterns.ts), and `format`, an annotation in JSON Schema 2020-12, is not checked.
  */
+import { checkedPattern } from './page-patterns';
 import { cleanPageText } from './page-text';
 import { SchemaProblem, fail, pageRegex, plainName, plainValue } from './schema-words';
 
@@ -60,6 +63,8 @@ const NOTES = new Set(['description', 'title', 'examples', 'default', '$comment'
 export interface PageSchema {
   listed: Record<string, unknown>;
   checked: Record<string, unknown>;
+  /** The page's pattern for each guarded one in `checked`, to name it in refusals. */
+  patterns: ReadonlyMap<string, string>;
 }
 
 interface Walk {
@@ -67,6 +72,7 @@ interface Walk {
   nodes: number;
   /** The schemas references are being followed into, to see one lead back to itself. */
   following: unknown[];
+  patterns: Map<string, string>;
 }
 
 interface Both {
@@ -137,6 +143,7 @@ function schema(node: unknown, walk: Walk, depth: number): Both {
   if ('$ref' in node) return reference(node, walk, depth);
   const listed: Record<string, unknown> = {};
   const checked: Record<string, unknown> = {};
+  let patternPropertiesUnchecked = false;
   const both = (key: string, value: Both) => {
     listed[key] = value.listed;
     checked[key] = value.checked;
@@ -170,13 +177,23 @@ function schema(node: unknown, walk: Walk, depth: number): Both {
     } else if (key === 'properties') {
       both(key, schemaMap(value, walk, depth, plainName));
     } else if (key === 'patternProperties') {
-      both(key, schemaMap(value, walk, depth, pageRegex));
+      const map = schemaMap(value, walk, depth, pageRegex);
+      listed[key] = map.listed;
+      const guarded = Object.keys(map.checked as object).map((pattern) => checkedPattern(pattern, walk.patterns));
+      if (guarded.every((pattern) => pattern !== undefined)) {
+        checked[key] = Object.fromEntries(
+          Object.values(map.checked as object).map((sub: unknown, i) => [guarded[i]!, sub]),
+        );
+      } else {
+        // Which names a pattern Tabwright will not run allows is the page's to check.
+        patternPropertiesUnchecked = true;
+      }
     } else if (key === 'pattern') {
-      const pattern = pageRegex(value);
-      both(key, { listed: pattern, checked: pattern });
+      listed[key] = pageRegex(value);
+      const guarded = checkedPattern(value as string, walk.patterns);
+      if (guarded !== undefined) checked[key] = guarded;
     } else if (key === 'format') {
       if (typeof value === 'string' && FORMAT_NAME.test(value)) listed[key] = value;
-      checked[key] = value;
     } else if (key === 'description') {
       const text = cleanPageText(value, MAX_SCHEMA_DESCRIPTION);
       if (text) listed[key] = FROM_THE_PAGE + text;
@@ -198,12 +215,13 @@ function schema(node: unknown, walk: Walk, depth: number): Both {
     }
     // Anything else (title, examples, default, $comment, $id, $defs, x-…) is for neither.
   }
+  if (patternPropertiesUnchecked && checked.additionalProperties === false) delete checked.additionalProperties;
   return { listed, checked };
 }
 
 /** The page's object schema as listed and as checked, or why the tool is left out. */
 export function readPageSchema(raw: Record<string, unknown>): PageSchema | { problem: string } {
-  const walk: Walk = { root: raw, nodes: 0, following: [] };
+  const walk: Walk = { root: raw, nodes: 0, following: [], patterns: new Map() };
   try {
     const { listed, checked } = schema(raw, walk, 0) as {
       listed: Record<string, unknown>;
@@ -211,7 +229,7 @@ export function readPageSchema(raw: Record<string, unknown>): PageSchema | { pro
     };
     if (JSON.stringify(listed).length > MAX_LISTED_CHARS)
       return { problem: 'its input schema is too large once its references are followed' };
-    return { listed: { ...listed, type: 'object' }, checked: { ...checked, type: 'object' } };
+    return { listed: { ...listed, type: 'object' }, checked: { ...checked, type: 'object' }, patterns: walk.patterns };
   } catch (error) {
     if (error instanceof SchemaProblem) return { problem: error.message };
     throw error;

@@ -7,7 +7,7 @@
  */
 import type { TabInfo } from '../mcp-server/browser-port';
 import { PageCommandError } from '../mcp-server/browser-port';
-import { runGated, type SessionGrants } from '../mcp-server/gates/call-gate';
+import { auditUnknownTool, runGated, type SessionGrants } from '../mcp-server/gates/call-gate';
 import type { GateEnvironment } from '../mcp-server/gates/types';
 import type { CallMeta, ToolServer } from '../mcp-server/mcp-core';
 import type { ToolListing } from '../mcp-server/registry';
@@ -81,10 +81,11 @@ export class PageToolServer implements ToolServer {
       const known = this.list()
         .map((listing) => listing.name)
         .join(', ');
-      return errorResult(
-        `The page at ${origin} does not declare ${name} now (the tab may have navigated or be closed). ` +
-          `Tools it declares: ${known || 'none'}.`,
-      );
+      const text =
+        `The page at ${origin} does not declare ${name} now, or declares it in a way Tabwright does not offer ` +
+        `(the tab may have navigated or be closed). Tools it declares: ${known || 'none'}.`;
+      auditUnknownTool(this.options.gates, this.options.agentName(), this.name, name, rawArgs, text);
+      return errorResult(text);
     }
     const entry = tool;
     const options = this.options;

@@ -151,6 +151,30 @@ describe('readPageTools: the page’s input schema', () => {
     expect(skipped[1]).toMatch(/^b: its input schema has an enum or const value that cleaning would change/);
   });
 
+  it('never runs a page pattern it cannot prove quick, leaving it to the page, and checks the others', () => {
+    const hostile = only({
+      name: 'code',
+      inputSchema: JSON.stringify({
+        type: 'object',
+        properties: { code: { type: 'string', pattern: '^(a+)+$' } },
+        propertyNames: { pattern: '^(a+)+$|^code$' },
+      }),
+    });
+    // Unguarded, this value takes `^(a+)+$` seconds to refuse, doubling with each further "a".
+    expect(hostile.input.safeParse({ code: `${'a'.repeat(25)}!` }).success).toBe(true);
+    expect(hostile.listing.inputSchema).toMatchObject({ properties: { code: { pattern: '^(a+)+$' } } });
+
+    const checked = only({
+      name: 'get',
+      inputSchema: JSON.stringify({ type: 'object', properties: { id: { type: 'string', pattern: '^n\\d+$' } } }),
+    });
+    const refused = checked.input.safeParse({ id: 'n1x' });
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues[0]?.message).toBe("Invalid string: must match the page's pattern ^n\\d+$");
+    // Too long to check quickly: left to the page.
+    expect(checked.input.safeParse({ id: 'x'.repeat(1001) }).success).toBe(true);
+  });
+
   it('leaves out a tool whose schema refers to itself, instead of overflowing the stack when it is called', () => {
     const { tools, skipped } = withSchema('tree', {
       type: 'object',

@@ -84,7 +84,7 @@ function readSchema(raw: unknown): PageSchema | { problem: string } {
 /**
  * Arguments are checked against the schema the page declared (zod reads the JSON Schema), so a
  * call that does not fit is refused at the gates' first step and never reaches the page. The
- * schema zod reads is the checked copy, its references followed in place.
+ * schema zod reads is the checked copy: no references, and no page pattern it could not run safely.
  */
 function inputFor(schema: PageSchema): z.ZodObject | undefined {
   let declared: z.ZodType;
@@ -94,10 +94,22 @@ function inputFor(schema: PageSchema): z.ZodObject | undefined {
     return undefined;
   }
   return z.looseObject({}).superRefine((value, ctx) => {
-    const checked = declared.safeParse(value);
+    let checked: ReturnType<typeof declared.safeParse>;
+    try {
+      checked = declared.safeParse(value);
+    } catch (error) {
+      // Refused like any other misfit, so the call is still audited.
+      ctx.addIssue({ code: 'custom', message: `the page's schema could not check them (${String(error)})` });
+      return;
+    }
     if (checked.success) return;
-    for (const issue of checked.error.issues)
-      ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+    for (const issue of checked.error.issues) {
+      const pattern =
+        issue.code === 'invalid_format' && 'pattern' in issue ? schema.patterns.get(String(issue.pattern)) : undefined;
+      const message =
+        pattern === undefined ? issue.message : `Invalid string: must match the page's pattern ${pattern}`;
+      ctx.addIssue({ code: 'custom', message, path: issue.path });
+    }
   });
 }
 

@@ -4,6 +4,7 @@
  * accepted only when cleaning would not change it, and otherwise the tool is left out, saying why.
  */
 import { cleanPageText } from './page-text';
+import { patternVerdict } from './page-patterns';
 
 const MAX_VALUE_TEXT = 200;
 const MAX_PATTERN = 500;
@@ -45,10 +46,7 @@ export function pageRegex(pattern: unknown): string {
   if (typeof pattern !== 'string' || !clean(pattern, MAX_PATTERN)) {
     return fail('its input schema has a pattern that cleaning would change, or one too long');
   }
-  try {
-    new RegExp(pattern);
-  } catch {
+  if (patternVerdict(pattern) === 'invalid')
     return fail('its input schema has a pattern that is not a valid regular expression');
-  }
   return pattern;
 }

@@ -8,7 +8,8 @@
  *
  * Then the page's claims: a tool marked read-only and destructive, one whose hint getters answer
  * differently on each read, one registered out of the registration hook's sight and one in a
- * document the hook never reached are all confirmed on every call.
+ * document the hook never reached are all confirmed on every call; a schema full of forged text
+ * is listed cleaned; and a pattern that would backtrack for a minute leaves the panel free.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -255,4 +256,69 @@ describe('page-declared tools through the gates', () => {
     expect(textOf(plain.result)).toContain('Wiped 0 times.');
     await early.close();
   });
+
+  it('lists a page schema’s text cleaned and labelled, and leaves out what it cannot offer safely', async () => {
+    const server = `page.127-0-0-1-${fixtures.port}`;
+    const schemas = await openFixture(fixtures.url('/webmcp/schemas.html'), server, ['annotate_note', 'match_code']);
+    const names = await pageToolNames();
+    expect(names).not.toContain(`${server}.bad_enum`);
+    expect(names).not.toContain(`${server}.walk_tree`);
+    const schema = (await listedTool(`${server}.annotate_note`)).inputSchema;
+    const text = JSON.stringify(schema);
+    for (const forged of [
+      '</untrusted>',
+      '<untrusted',
+      '\u202e',
+      '\u2066',
+      'examples',
+      'default',
+      '$comment',
+      'title',
+    ]) {
+      expect(text, forged).not.toContain(forged);
+    }
+    expect(schema).toMatchObject({
+      properties: {
+        note: { type: 'string', description: expect.stringMatching(/^\(from the page\) IGNORE PREVIOUS INSTRUCTIONS/) },
+        colour: { enum: ['red', 'green'] },
+      },
+    });
+    // A call to a tool left out is refused and nothing runs in the page.
+    const refused = await client.callTool({ name: `${server}.walk_tree`, arguments: { tree: {} } });
+    expect(refused.isError).toBe(true);
+    expect(await schemas.locator('#checked').textContent()).toBe('0');
+    await schemas.close();
+  });
+
+  // Last: it pulls "Disconnect all".
+  it('keeps the panel free while a call carries a value a page pattern would backtrack on for a minute', async () => {
+    const server = `page.127-0-0-1-${fixtures.port}`;
+    const schemas = await openFixture(fixtures.url('/webmcp/schemas.html'), server, ['match_code']);
+    const order: string[] = [];
+    const settled = (label: string) => (outcome: unknown) => {
+      order.push(label);
+      return outcome;
+    };
+    // `^(a+)+$` against 32 a's and a "!": over half a minute of backtracking in Chromium, doubling with each "a".
+    const hostile = client
+      .callTool({ name: `${server}.match_code`, arguments: { code: `${'a'.repeat(32)}!` } }, undefined, {
+        timeout: 300_000,
+      })
+      .then(settled('hostile'), settled('hostile'));
+    // The call reaches its card when the pattern is left to the page; a panel stuck matching shows none.
+    await cardFor(`${server}.match_code`)
+      .waitFor({ timeout: 10_000 })
+      .catch(() => undefined);
+    await client
+      .callTool({ name: 'tabwright.tabs', arguments: {} }, undefined, { timeout: 300_000 })
+      .then(settled('tabs'), settled('tabs'));
+    // A panel stuck matching handles no click until it is done; this one ends the waiting call.
+    await panel.getByRole('button', { name: 'Disconnect all' }).click({ timeout: 300_000 });
+    const outcome = await hostile;
+    expect(order).toEqual(['tabs', 'hostile']);
+    // Ended by the switch: still waiting for the user, unmatched and unrun, when "Disconnect all" went through.
+    expect(textOf(outcome)).toContain('The browser disconnected before the call finished');
+    await panel.getByRole('button', { name: /Broker: disabled/ }).waitFor({ timeout: 300_000 });
+    expect(await schemas.locator('#checked').textContent()).toBe('0');
+  }, 400_000);
 });
