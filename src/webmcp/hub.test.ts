@@ -164,6 +164,85 @@ describe('PageToolsHub', () => {
     expect(textOf(unknown)).toContain('does not declare page.notes-example.nope');
   });
 
+  it('confirms every call of a tool Chromium lists read-only but the page registered destructive', async () => {
+    const { state, hub, asked, transport, serversFor } = setup(['site', 'site']);
+    state.settings.pageToolSites = [NOTES];
+    // What Chromium 156 lists for {readOnlyHint: true, destructiveHint: true} without the hook's copy.
+    transport.tabs[0]!.tools = [{ name: 'wipe', annotations: { readOnlyHint: true, consequentialHint: false } }];
+    transport.tabs[0]!.registrations = JSON.stringify([['wipe', true, true]]);
+    await hub.refreshAll();
+    const server = serversFor()[0]!.server;
+    expect(server.list()[0]!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    await server.call('page.notes-example.wipe', {}, meta());
+    await server.call('page.notes-example.wipe', {}, meta());
+    expect(asked.map((request) => request.everyTime)).toEqual([true, true]);
+  });
+
+  it('confirms every call of a tool whose registered hints it could not see, whatever the page’s world says', async () => {
+    for (const tab of [
+      { registrations: null },
+      { registrations: JSON.stringify([['list_notes', true, false]]), hooked: false },
+      { registrations: 'not json' },
+    ] as const) {
+      const { state, hub, asked, transport, serversFor } = setup(['site', 'site']);
+      state.settings.pageToolSites = [NOTES];
+      Object.assign(transport.tabs[0]!, tab);
+      await hub.refreshAll();
+      const server = serversFor()[0]!.server;
+      const listing = server.list().find((tool) => tool.name === 'page.notes-example.list_notes')!;
+      expect(listing.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+      expect(listing.description).toContain('could not see the hints it was registered with');
+      await server.call('page.notes-example.list_notes', {}, meta());
+      await server.call('page.notes-example.list_notes', {}, meta());
+      expect(
+        asked.map((request) => request.everyTime),
+        JSON.stringify(tab),
+      ).toEqual([true, true]);
+    }
+  });
+
+  it('holds a tool to the strictest it was seen at in the document, until the document changes', async () => {
+    const { state, hub, transport } = setup();
+    state.settings.pageToolSites = [NOTES];
+    const page = transport.tabs[0]!;
+    page.registrations = JSON.stringify([['list_notes', true, true]]);
+    await hub.refreshAll();
+    page.registrations = undefined;
+    await hub.refreshAll();
+    expect(hub.toolsOf(NOTES).find((tool) => tool.name === 'list_notes')).toMatchObject({
+      effect: 'write',
+      consequential: true,
+    });
+    page.document = { ...page.document, documentId: 'doc-1b' };
+    await hub.refreshAll();
+    expect(hub.toolsOf(NOTES).find((tool) => tool.name === 'list_notes')).toMatchObject({
+      effect: 'read',
+      consequential: false,
+    });
+  });
+
+  it('holds the page to how the gates took the tool, and runs nothing the page has since made stricter', async () => {
+    const { state, hub, transport, serversFor, audit } = setup(['site']);
+    state.settings.pageToolSites = [NOTES];
+    await hub.refreshAll();
+    const server = serversFor()[0]!.server;
+    const page = transport.tabs[0]!;
+    page.run = (name, _input, check) =>
+      name === 'list_notes' ? { changed: `The page changed how it marks ${name}.` } : JSON.stringify(check);
+    const refused = await server.call('page.notes-example.list_notes', {}, meta());
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toBe('The page changed how it marks list_notes.');
+    await server.call('page.notes-example.save_note', { text: 'a' }, meta());
+    await server.call('page.notes-example.delete_note', {}, meta()).catch(() => undefined);
+    expect(transport.sent.filter((sent) => sent.check).map((sent) => sent.check)).toEqual([
+      { gatedAs: 'read', registrationsTrusted: true },
+      { gatedAs: 'write', registrationsTrusted: true },
+    ]);
+    // A tool the page does not offer is refused at the first gate, and audited like any other.
+    await server.call('page.notes-example.nope', { a: 1 }, meta());
+    expect(audit.at(-1)).toMatchObject({ tool: 'page.notes-example.nope', outcome: 'refused:arguments' });
+  });
+
   it('keeps one page server per agent and site', async () => {
     const { state, hub, agent } = setup();
     state.settings.pageToolSites = [NOTES, OTHER];

@@ -10,6 +10,7 @@ import type { GateEnvironment } from '../mcp-server/gates/types';
 import type { PageToolsAccess } from './page-access';
 import { PageToolServer, type PageToolCatalog } from './page-server';
 import { pageServerName, readPageTools, type PageTool } from './page-tools';
+import { HintMemory, withRegisteredHints } from './registered-hints';
 
 export interface PageToolsTimers {
   setInterval(fn: () => void, ms: number): unknown;
@@ -46,6 +47,8 @@ export class PageToolsHub implements PageToolCatalog {
   readonly #catalog = new Map<string, { tools: PageTool[]; signature: string }>();
   readonly #servers = new Map<string, PageToolServer>();
   readonly #listeners = new Set<(change: PageToolsChange) => void>();
+  /** Per site, the strictest each tool of its current document was seen at. */
+  readonly #hints = new Map<string, HintMemory>();
   #declared = '';
   #timer: unknown;
   #running: Promise<void> | undefined;
@@ -127,6 +130,7 @@ export class PageToolsHub implements PageToolCatalog {
     for (const origin of [...this.#catalog.keys()]) {
       if (!origins.includes(origin)) {
         this.#catalog.delete(origin);
+        this.#hints.delete(origin);
         this.#emit({ kind: 'tools', origin });
       }
     }
@@ -138,7 +142,11 @@ export class PageToolsHub implements PageToolCatalog {
     const tab = await this.options.findTab(origin).catch(() => undefined);
     if (tab) {
       try {
-        const { tools: declared } = await this.options.access.list(tab.id, origin);
+        const reading = await this.options.access.list(tab.id, origin);
+        const memory = this.#hints.get(origin) ?? new HintMemory();
+        this.#hints.set(origin, memory);
+        memory.documentIs(reading.documentId);
+        const declared = withRegisteredHints(reading.tools, reading.registrations, memory);
         const read = readPageTools(declared, pageServerName(origin), origin);
         tools = read.tools;
         for (const problem of read.skipped) this.options.log?.(`${origin}: left out ${problem}`);

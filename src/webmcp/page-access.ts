@@ -5,11 +5,17 @@
  * the answer carries the URL it was produced at, withheld unless that URL passes too and is
  * still on the server's origin. The page's scripts share the world the answer is made in, so the
  * URL Chrome reports for the document afterwards is judged as well.
+ *
+ * The registration hook's records are read in that world too, where a page could put a reader of
+ * its own: they count only in a document the hook reached before any page script, which its
+ * isolated-world half (out of the page's reach) vouches for.
  */
 import { PageCommandError } from '../mcp-server/browser-port';
 import { originOf } from '../mcp-server/gates/origin';
 import type { ReadDecision } from '../mcp-server/page-guard';
+import type { PageToolsReading } from './main-world';
 import type { DeclaredPageTool } from './page-tools';
+import { parseRegistrations, type Registrations, type Strictness } from './registered-hints';
 
 export interface TopDocument {
   url: string;
@@ -17,19 +23,39 @@ export interface TopDocument {
 }
 
 /** Answers of the main-world functions (main-world.ts): `url` is where the page was when it answered. */
-export type MainWorldAnswer<T> = { ok: true; value: T; url: string } | { ok: false; error: string; url: string };
+export type MainWorldAnswer<T> =
+  | { ok: true; value: T; url: string }
+  /** `changed`: the page made the tool stricter than it was gated as, so it did not run. */
+  | { ok: false; error: string; url: string; changed?: true };
 
-/** Chrome's side: the tab's top document, and the two main-world calls pinned to a document. */
+/** What a run is held to: how the gates took the tool, and whether the hook's records count there. */
+export interface RunCheck {
+  gatedAs: Strictness;
+  registrationsTrusted: boolean;
+}
+
+/** Chrome's side: the tab's top document, and the calls into it pinned to that document. */
 export interface PageToolsTransport {
   topDocument(tabId: number): Promise<TopDocument | undefined>;
-  listTools(tabId: number, documentId: string | undefined): Promise<MainWorldAnswer<DeclaredPageTool[]>>;
+  listTools(tabId: number, documentId: string | undefined): Promise<MainWorldAnswer<PageToolsReading>>;
   runTool(
     tabId: number,
     documentId: string | undefined,
     name: string,
     input: Record<string, unknown>,
+    check: RunCheck,
     signal?: AbortSignal,
   ): Promise<MainWorldAnswer<string | null>>;
+  /** Whether the content scripts registered for allowed sites reached this document at its start. */
+  hooked(tabId: number, documentId: string | undefined): Promise<boolean>;
+}
+
+export interface PageToolsRead {
+  url: string;
+  documentId: string | undefined;
+  tools: DeclaredPageTool[];
+  /** The hook's records, when the document has trustworthy ones. */
+  registrations: Registrations | undefined;
 }
 
 export interface PageAccessOptions {
@@ -69,28 +95,44 @@ export class PageToolsAccess {
       throw new PageCommandError('The page navigated before it answered, so its answer is not shown.', 'moved-refused');
     }
     await this.#judge(now.url, origin, 'moved-refused');
-    if (!answer.ok) throw new PageCommandError(answer.error, 'page-tool');
+    if (!answer.ok) throw new PageCommandError(answer.error, answer.changed ? 'page-changed' : 'page-tool');
     return answer.value;
   }
 
-  /** The tools the tab's document declares now; `url` is the document's address. */
-  async list(tabId: number, origin: string): Promise<{ url: string; tools: DeclaredPageTool[] }> {
-    const top = await this.#document(tabId, origin);
-    const answer = await this.options.transport.listTools(tabId, top.documentId);
-    const tools = await this.#answer(tabId, top, answer, origin);
-    return { url: answer.url, tools: Array.isArray(tools) ? tools : [] };
+  #hooked(tabId: number, top: TopDocument): Promise<boolean> {
+    return this.options.transport.hooked(tabId, top.documentId).catch(() => false);
   }
 
-  /** Runs one declared tool with arguments already checked against its schema. */
+  /** The tools the tab's document declares now, and the hook's records there; `url` is the document's address. */
+  async list(tabId: number, origin: string): Promise<PageToolsRead> {
+    const top = await this.#document(tabId, origin);
+    const answer = await this.options.transport.listTools(tabId, top.documentId);
+    const reading = await this.#answer(tabId, top, answer, origin);
+    const tools = Array.isArray(reading?.tools) ? reading.tools : [];
+    const registrations =
+      reading?.registrations !== undefined && (await this.#hooked(tabId, top))
+        ? parseRegistrations(reading.registrations)
+        : undefined;
+    return { url: answer.url, documentId: top.documentId, tools, registrations };
+  }
+
+  /**
+   * Runs one declared tool with arguments already checked against its schema, unless the page has
+   * made it stricter than `gatedAs` since it was read (then the error's code is `page-changed`).
+   * Left out, `gatedAs` asks the most of the page.
+   */
   async run(
     tabId: number,
     origin: string,
     name: string,
     input: Record<string, unknown>,
     signal?: AbortSignal,
+    gatedAs: Strictness = 'read',
   ): Promise<{ url: string; raw: string | null }> {
     const top = await this.#document(tabId, origin);
-    const answer = await this.options.transport.runTool(tabId, top.documentId, name, input, signal);
+    const registrationsTrusted = gatedAs !== 'every-call' && (await this.#hooked(tabId, top));
+    const check = { gatedAs, registrationsTrusted };
+    const answer = await this.options.transport.runTool(tabId, top.documentId, name, input, check, signal);
     const raw = await this.#answer(tabId, top, answer, origin);
     return { url: answer.url, raw: typeof raw === 'string' ? raw : null };
   }

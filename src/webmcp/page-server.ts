@@ -7,13 +7,13 @@
  */
 import type { TabInfo } from '../mcp-server/browser-port';
 import { PageCommandError } from '../mcp-server/browser-port';
-import { runGated, type SessionGrants } from '../mcp-server/gates/call-gate';
+import { auditUnknownTool, runGated, type SessionGrants } from '../mcp-server/gates/call-gate';
 import type { GateEnvironment } from '../mcp-server/gates/types';
 import type { CallMeta, ToolServer } from '../mcp-server/mcp-core';
 import type { ToolListing } from '../mcp-server/registry';
 import { ResponseBuilder, errorResult, type CallToolResult } from '../mcp-server/response';
 import type { PageToolsAccess } from './page-access';
-import { pageServerName, pageToolResult, type PageTool } from './page-tools';
+import { pageServerName, pageToolResult, strictnessOf, type PageTool } from './page-tools';
 
 export interface PageToolCatalog {
   /** The tools the origin's tab declares, as last read. */
@@ -81,10 +81,11 @@ export class PageToolServer implements ToolServer {
       const known = this.list()
         .map((listing) => listing.name)
         .join(', ');
-      return errorResult(
-        `The page at ${origin} does not declare ${name} now (the tab may have navigated or be closed). ` +
-          `Tools it declares: ${known || 'none'}.`,
-      );
+      const text =
+        `The page at ${origin} does not declare ${name} now, or declares it in a way Tabwright does not offer ` +
+        `(the tab may have navigated or be closed). Tools it declares: ${known || 'none'}.`;
+      auditUnknownTool(this.options.gates, this.options.agentName(), this.name, name, rawArgs, text);
+      return errorResult(text);
     }
     const entry = tool;
     const options = this.options;
@@ -113,7 +114,8 @@ export class PageToolServer implements ToolServer {
     const { origin } = this.options;
     if (!tab) return errorResult(`No tab is open on ${origin}.`);
     try {
-      const { raw } = await this.options.access.run(tab.id, origin, tool.name, args, signal);
+      // Held to how the gates took it: a page that made the tool stricter since gets no run.
+      const { raw } = await this.options.access.run(tab.id, origin, tool.name, args, signal, strictnessOf(tool));
       return pageToolResult(raw, origin, tool.name);
     } catch (error) {
       if (signal.aborted) throw error;

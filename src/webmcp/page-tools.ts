@@ -2,14 +2,19 @@
  * Tools a page declares through WebMCP (`document.modelContext.registerTool`), turned into tool
  * specs the gates can judge. Everything here comes from the page: names, titles, descriptions and
  * schemas are untrusted, so they are cleaned, capped and labelled as the page's before any of it
- * reaches the agent. The page's hints decide the gates: no `readOnlyHint` means a write, and a
- * consequential hint (or MCP's `destructiveHint`) asks the user every time.
+ * reaches the agent (the schema in page-schema.ts). The page's hints decide the gates: no
+ * `readOnlyHint` means a write, and a consequential hint (or MCP's `destructiveHint`), or hints
+ * Tabwright could not see the tool registered with (registered-hints.ts), ask the user every time.
  */
 import { z } from 'zod';
 import type { ToolListing } from '../mcp-server/registry';
 import { ResponseBuilder, type CallToolResult } from '../mcp-server/response';
 import type { ToolSpec } from '../mcp-server/tool-spec';
-import { defuseWrappers } from '../shared/text/wrappers';
+import { MAX_SCHEMA_CHARS, readPageSchema, type PageSchema } from './page-schema';
+import { cleanPageText } from './page-text';
+import type { Strictness } from './registered-hints';
+
+export { cleanPageText } from './page-text';
 
 /** What the page's main world reports for one tool, before anything is trusted. */
 export interface DeclaredPageTool {
@@ -19,6 +24,8 @@ export interface DeclaredPageTool {
   /** Chromium hands the schema back as JSON text; other implementations may give the object. */
   inputSchema?: unknown;
   annotations?: unknown;
+  /** Nothing says which hints the tool was registered with (registered-hints.ts): confirmed every call. */
+  hintsUnseen?: boolean;
 }
 
 export interface PageTool extends ToolSpec {
@@ -27,11 +34,14 @@ export interface PageTool extends ToolSpec {
   readonly listing: ToolListing;
 }
 
+/** How the gates take the tool, which the page is held to when it runs. */
+export const strictnessOf = (tool: Pick<PageTool, 'consequential' | 'effect'>): Strictness =>
+  tool.consequential ? 'every-call' : tool.effect === 'read' ? 'read' : 'write';
+
 export const MAX_PAGE_TOOLS = 32;
 const MAX_NAME = 64;
 const MAX_TITLE = 80;
 const MAX_DESCRIPTION = 1000;
-const MAX_SCHEMA_CHARS = 16_000;
 /** Text a page tool may return to the agent; the rest is cut with a note. */
 export const MAX_RESULT_CHARS = 100_000;
 
@@ -47,24 +57,13 @@ export function pageServerName(origin: string): string {
   return `page.${host}${url.port ? `-${url.port}` : ''}`;
 }
 
-/** Control, format and bidi characters out, whitespace collapsed, length capped. */
-export function cleanPageText(value: unknown, max: number): string {
-  if (typeof value !== 'string') return '';
-  const plain = value
-    .replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  const capped = plain.length > max ? `${plain.slice(0, max - 1)}…` : plain;
-  return defuseWrappers(capped);
-}
-
 const flag = (annotations: Record<string, unknown>, ...names: string[]) =>
   names.some((name) => annotations[name] === true);
 
-function readSchema(raw: unknown): { schema: Record<string, unknown> } | { problem: string } {
+function readSchema(raw: unknown): PageSchema | { problem: string } {
   let schema: unknown = raw;
-  if (raw === undefined || raw === null || raw === '') return { schema: { type: 'object', properties: {} } };
-  if (typeof raw === 'string') {
+  if (raw === undefined || raw === null || raw === '') schema = { type: 'object', properties: {} };
+  if (typeof raw === 'string' && raw !== '') {
     if (raw.length > MAX_SCHEMA_CHARS) return { problem: 'its input schema is too large' };
     try {
       schema = JSON.parse(raw);
@@ -79,26 +78,38 @@ function readSchema(raw: unknown): { schema: Record<string, unknown> } | { probl
   if (object.type !== undefined && object.type !== 'object')
     return { problem: 'its input schema is not of type object' };
   if (JSON.stringify(object).length > MAX_SCHEMA_CHARS) return { problem: 'its input schema is too large' };
-  return { schema: { ...object, type: 'object' } };
+  return readPageSchema(object);
 }
 
 /**
  * Arguments are checked against the schema the page declared (zod reads the JSON Schema), so a
- * call that does not fit is refused at the gates' first step and never reaches the page.
+ * call that does not fit is refused at the gates' first step and never reaches the page. The
+ * schema zod reads is the checked copy: no references, and no page pattern it could not run safely.
  */
-function inputFor(schema: Record<string, unknown>): z.ZodObject | undefined {
+function inputFor(schema: PageSchema): z.ZodObject | undefined {
   let declared: z.ZodType;
   try {
-    const { $schema: _ignored, ...rest } = schema;
-    declared = z.fromJSONSchema(rest as Parameters<typeof z.fromJSONSchema>[0]);
+    declared = z.fromJSONSchema(schema.checked as Parameters<typeof z.fromJSONSchema>[0]);
   } catch {
     return undefined;
   }
   return z.looseObject({}).superRefine((value, ctx) => {
-    const checked = declared.safeParse(value);
+    let checked: ReturnType<typeof declared.safeParse>;
+    try {
+      checked = declared.safeParse(value);
+    } catch (error) {
+      // Refused like any other misfit, so the call is still audited.
+      ctx.addIssue({ code: 'custom', message: `the page's schema could not check them (${String(error)})` });
+      return;
+    }
     if (checked.success) return;
-    for (const issue of checked.error.issues)
-      ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+    for (const issue of checked.error.issues) {
+      const pattern =
+        issue.code === 'invalid_format' && 'pattern' in issue ? schema.patterns.get(String(issue.pattern)) : undefined;
+      const message =
+        pattern === undefined ? issue.message : `Invalid string: must match the page's pattern ${pattern}`;
+      ctx.addIssue({ code: 'custom', message, path: issue.path });
+    }
   });
 }
 
@@ -137,7 +148,7 @@ export function readPageTools(
       skipped.push(`${name}: ${read.problem}`);
       continue;
     }
-    const input = inputFor(read.schema);
+    const input = inputFor(read);
     if (!input) {
       skipped.push(`${name}: its input schema cannot be read`);
       continue;
@@ -147,13 +158,18 @@ export function readPageTools(
       typeof raw.annotations === 'object' && raw.annotations !== null
         ? (raw.annotations as Record<string, unknown>)
         : {};
-    const consequential = flag(annotations, 'consequentialHint', 'destructiveHint');
+    const unseen = raw.hintsUnseen === true;
+    const consequential = unseen || flag(annotations, 'consequentialHint', 'destructiveHint');
     const effect = flag(annotations, 'readOnlyHint', 'readOnly') && !consequential ? 'read' : 'write';
     const title = cleanPageText(raw.title, MAX_TITLE) || name;
     const pageDescription = cleanPageText(raw.description, MAX_DESCRIPTION) || '(no description)';
+    const why = unseen
+      ? '; Tabwright could not see the hints it was registered with, so it is a write the user confirms every call'
+      : consequential
+        ? '; the page marks it consequential, so the user confirms every call'
+        : '';
     const description =
-      `Page-provided tool declared by ${origin} (its description and results are untrusted page content` +
-      `${consequential ? '; the page marks it consequential, so the user confirms every call' : ''}): ` +
+      `Page-provided tool declared by ${origin} (its description, input schema and results are untrusted page content${why}): ` +
       pageDescription;
     tools.push({
       name,
@@ -167,7 +183,7 @@ export function readPageTools(
         name: `${serverName}.${name}`,
         title,
         description,
-        inputSchema: read.schema,
+        inputSchema: read.listed,
         annotations: { title, readOnlyHint: effect === 'read', destructiveHint: effect === 'write' },
       },
     });

@@ -5,6 +5,11 @@
  * tools, and not the frame's, only once the user turns them on for an allowed site; the read
  * returns the page's words wrapped as untrusted; the delete waits for the confirmation card on
  * every call and runs only after Allow; a site that is not allowed never offers its tools.
+ *
+ * Then the page's claims: a tool marked read-only and destructive, one whose hint getters answer
+ * differently on each read, one registered out of the registration hook's sight and one in a
+ * document the hook never reached are all confirmed on every call; a schema full of forged text
+ * is listed cleaned; and a pattern that would backtrack for a minute leaves the panel free.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -30,6 +35,30 @@ describe('page-declared tools through the gates', () => {
   const toolNames = async () => (await client.listTools()).tools.map((tool) => tool.name);
   const pageToolNames = async () => (await toolNames()).filter((name) => name.startsWith('page.'));
   const toggleSettings = () => panel.getByRole('button', { name: 'Settings' }).click();
+  const listedTool = async (name: string) => (await client.listTools()).tools.find((tool) => tool.name === name)!;
+  const cardFor = (tool: string) => panel.getByRole('alertdialog').filter({ hasText: tool });
+  /** Opens an allowed-site fixture in front and waits until the agent is offered `tools` from it. */
+  const openFixture = async (path: string, server: string, tools: string[]) => {
+    const page = await launched.context.newPage();
+    await page.goto(path);
+    await page.locator('body[data-ready="tools"]').waitFor();
+    await page.bringToFront();
+    await waitFor(async () => {
+      const names = await pageToolNames();
+      return tools.every((tool) => names.includes(`${server}.${tool}`));
+    }, 30_000);
+    return page;
+  };
+  /** Calls `tool`, answers its card with `answer`, and says whether the card offered "Allow for this site". */
+  const callThroughCard = async (tool: string, answer: 'Allow once' | 'Deny') => {
+    const call = client.callTool({ name: tool, arguments: {} });
+    const card = cardFor(tool);
+    await card.waitFor();
+    await expect.poll(() => card.innerText()).toContain('Tabwright asks every time');
+    const offeredSite = await card.getByRole('button', { name: 'Allow for this site' }).count();
+    await card.getByRole('button', { name: answer }).click();
+    return { offeredSite, result: await call };
+  };
 
   beforeAll(async () => {
     broker = await startBroker({ token: TOKEN, chunkDelayMs: 0 });
@@ -162,4 +191,134 @@ describe('page-declared tools through the gates', () => {
     expect(textOf(gone)).not.toContain('Buy milk');
     expect((await toolNames()).some((name) => name.startsWith(otherServer))).toBe(false);
   });
+  it('confirms every call of a tool the page marks read-only and destructive, however it reads, or registered out of sight', async () => {
+    const server = `page.127-0-0-1-${fixtures.port}`;
+    const hints = await openFixture(fixtures.url('/webmcp/hints.html'), server, [
+      'wipe_notes',
+      'flip_hints',
+      'sneaky_read',
+      'plain_read',
+    ]);
+    for (const name of ['wipe_notes', 'flip_hints', 'sneaky_read']) {
+      const listed = await listedTool(`${server}.${name}`);
+      expect(listed.annotations?.readOnlyHint, name).toBe(false);
+      expect(listed.description, name).toContain('the user confirms every call');
+    }
+    expect((await listedTool(`${server}.sneaky_read`)).description).toContain('could not see the hints');
+    expect((await listedTool(`${server}.plain_read`)).annotations?.readOnlyHint).toBe(true);
+
+    // A card on every call, none offering "for this site".
+    const first = await callThroughCard(`${server}.wipe_notes`, 'Allow once');
+    expect(first.offeredSite).toBe(0);
+    expect(textOf(first.result)).toContain('Wiped.');
+    const second = await callThroughCard(`${server}.wipe_notes`, 'Deny');
+    expect(second.offeredSite).toBe(0);
+    expect(textOf(second.result)).toContain('the user denied this action');
+    expect(await hints.locator('#wiped').textContent()).toBe('1');
+
+    // The getter said "destructive" once, to the hook, and that one reading is what lists and confirms.
+    const flipped = await callThroughCard(`${server}.flip_hints`, 'Allow once');
+    expect(flipped.offeredSite).toBe(0);
+    expect(textOf(flipped.result)).toContain('Flipped.');
+    expect(await hints.evaluate(() => (window as unknown as { hintReads: unknown }).hintReads)).toEqual({
+      readOnlyHint: 1,
+      destructiveHint: 1,
+    });
+
+    const sneaky = await callThroughCard(`${server}.sneaky_read`, 'Deny');
+    expect(sneaky.offeredSite).toBe(0);
+
+    // A plain read still runs with no card.
+    const plain = await client.callTool({ name: `${server}.plain_read`, arguments: {} });
+    expect(textOf(plain)).toContain('Wiped 1 times.');
+    expect(await cardFor(`${server}.plain_read`).count()).toBe(0);
+    await hints.close();
+  });
+
+  it('confirms every call of a tool registered in a document loaded before its site was allowed', async () => {
+    const server = `page.localhost-${fixtures.port}`;
+    const early = await launched.context.newPage();
+    await early.goto(`${fixtures.other}/webmcp/hints.html`);
+    await early.locator('body[data-ready="tools"]').waitFor();
+    await toggleSettings();
+    await allowSite(panel, fixtures.other);
+    await toggleSettings();
+    await toggleSettings();
+    await panel.getByRole('checkbox', { name: `Offer tools declared by ${fixtures.other}` }).check();
+    await toggleSettings();
+    await early.bringToFront();
+    await waitFor(async () => (await pageToolNames()).includes(`${server}.plain_read`), 30_000);
+    const listed = await listedTool(`${server}.plain_read`);
+    expect(listed.annotations?.readOnlyHint).toBe(false);
+    expect(listed.description).toContain('could not see the hints it was registered with');
+    const plain = await callThroughCard(`${server}.plain_read`, 'Allow once');
+    expect(plain.offeredSite).toBe(0);
+    expect(textOf(plain.result)).toContain('Wiped 0 times.');
+    await early.close();
+  });
+
+  it('lists a page schema’s text cleaned and labelled, and leaves out what it cannot offer safely', async () => {
+    const server = `page.127-0-0-1-${fixtures.port}`;
+    const schemas = await openFixture(fixtures.url('/webmcp/schemas.html'), server, ['annotate_note', 'match_code']);
+    const names = await pageToolNames();
+    expect(names).not.toContain(`${server}.bad_enum`);
+    expect(names).not.toContain(`${server}.walk_tree`);
+    const schema = (await listedTool(`${server}.annotate_note`)).inputSchema;
+    const text = JSON.stringify(schema);
+    for (const forged of [
+      '</untrusted>',
+      '<untrusted',
+      '\u202e',
+      '\u2066',
+      'examples',
+      'default',
+      '$comment',
+      'title',
+    ]) {
+      expect(text, forged).not.toContain(forged);
+    }
+    expect(schema).toMatchObject({
+      properties: {
+        note: { type: 'string', description: expect.stringMatching(/^\(from the page\) IGNORE PREVIOUS INSTRUCTIONS/) },
+        colour: { enum: ['red', 'green'] },
+      },
+    });
+    // A call to a tool left out is refused and nothing runs in the page.
+    const refused = await client.callTool({ name: `${server}.walk_tree`, arguments: { tree: {} } });
+    expect(refused.isError).toBe(true);
+    expect(await schemas.locator('#checked').textContent()).toBe('0');
+    await schemas.close();
+  });
+
+  // Last: it pulls "Disconnect all".
+  it('keeps the panel free while a call carries a value a page pattern would backtrack on for a minute', async () => {
+    const server = `page.127-0-0-1-${fixtures.port}`;
+    const schemas = await openFixture(fixtures.url('/webmcp/schemas.html'), server, ['match_code']);
+    const order: string[] = [];
+    const settled = (label: string) => (outcome: unknown) => {
+      order.push(label);
+      return outcome;
+    };
+    // `^(a+)+$` against 32 a's and a "!": over half a minute of backtracking in Chromium, doubling with each "a".
+    const hostile = client
+      .callTool({ name: `${server}.match_code`, arguments: { code: `${'a'.repeat(32)}!` } }, undefined, {
+        timeout: 300_000,
+      })
+      .then(settled('hostile'), settled('hostile'));
+    // The call reaches its card when the pattern is left to the page; a panel stuck matching shows none.
+    await cardFor(`${server}.match_code`)
+      .waitFor({ timeout: 10_000 })
+      .catch(() => undefined);
+    await client
+      .callTool({ name: 'tabwright.tabs', arguments: {} }, undefined, { timeout: 300_000 })
+      .then(settled('tabs'), settled('tabs'));
+    // A panel stuck matching handles no click until it is done; this one ends the waiting call.
+    await panel.getByRole('button', { name: 'Disconnect all' }).click({ timeout: 300_000 });
+    const outcome = await hostile;
+    expect(order).toEqual(['tabs', 'hostile']);
+    // Ended by the switch: still waiting for the user, unmatched and unrun, when "Disconnect all" went through.
+    expect(textOf(outcome)).toContain('The browser disconnected before the call finished');
+    await panel.getByRole('button', { name: /Broker: disabled/ }).waitFor({ timeout: 300_000 });
+    expect(await schemas.locator('#checked').textContent()).toBe('0');
+  }, 400_000);
 });
