@@ -31,10 +31,12 @@ import type { BrokerSession, SessionStore } from './sessions';
 export interface PassthroughOptions {
   command: string;
   cwd: string;
+  /** The environment an agent process starts with (never holding the broker's token), read at each start. */
+  environment(): NodeJS.ProcessEnv;
   version: string;
   sessions: SessionStore;
-  /** Where the agent reaches a session's tools. */
-  endpointFor(sessionId: string): BrokerMcpEndpoint;
+  /** Where the session's agent reaches its tools, and the credential it shows there. */
+  endpointFor(session: BrokerSession): BrokerMcpEndpoint;
   /** Masks secrets (the broker token, API keys) in anything relayed to the log or the panel. */
   redact(text: string): string;
   log(line: string): void;
@@ -400,6 +402,7 @@ export class AgentPassthrough implements FrontedAgent {
     const running = await launchAgent({
       command: this.options.command,
       cwd: this.options.cwd,
+      env: this.options.environment(),
       version: this.options.version,
       redact: this.#mask,
       log: this.options.log,
@@ -420,7 +423,7 @@ export class AgentPassthrough implements FrontedAgent {
   #mcpServers(session: BrokerSession, running: Running): McpServer[] {
     return mcpServersForAgent(
       session.declared,
-      this.options.endpointFor(session.id),
+      this.options.endpointFor(session),
       running.init.agentCapabilities?.mcpCapabilities,
     );
   }

@@ -3,13 +3,16 @@
  * Origin, subprotocol and bearer checks; `/mcp` (and `/mcp/<session>`) serves the attached
  * panel's tools over Streamable-HTTP MCP after the Host, Origin and bearer-header checks, and only
  * when the broker has a token; `GET /` answers plainly so a panel can tell "wrong token" from
- * "nothing listening". Who is admitted is decided in upgrade-policy.ts.
+ * "nothing listening". Who is admitted is decided in upgrade-policy.ts: the broker's token (the
+ * operator's) opens `/acp`, `/mcp` and every `/mcp/<session>`; a session's credential, the one its
+ * agent is given, opens only that session's `/mcp/<session>`.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { createAcpHost } from './acp-host';
+import { agentEnvironment } from './agent-launch';
 import { AgentPassthrough } from './agent-passthrough';
 import { demoAgent } from './demo-backend';
 import { parseExtensionIds, TEST_BUILD_EXTENSION_ID } from './extension-ids';
@@ -24,7 +27,7 @@ import { ToolCatalog } from './tool-catalog';
 import { TunnelCancelTranslator } from './tunnel-cancel';
 import {
   ACP_SUBPROTOCOL,
-  judgeHttpBearer,
+  judgeMcpBearer,
   judgeRequest,
   judgeUpgrade,
   parseProtocols,
@@ -67,7 +70,7 @@ export interface RunningBroker {
   /** The MCP endpoint for MCP clients (`http://…/mcp`). */
   readonly mcpUrl: string;
   readonly sessions: SessionStore;
-  /** The MCP endpoint bound to one broker session (what a fronted agent is given). */
+  /** The MCP endpoint bound to one broker session (what a fronted agent is given, with its credential). */
   mcpUrlFor(sessionId: string): string;
   /**
    * Admits one more extension from now on (for a launcher that learns the id of the unpacked
@@ -129,16 +132,24 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     mcp.toolsChanged(session.id);
     mcp.toolsChanged('');
   });
+  // A session that ends takes its endpoint with it: its agent's open MCP sessions are closed too.
+  sessions.onForget((session) => {
+    perSession.delete(session.id);
+    void mcp.closeEndpoint(session.id);
+  });
 
   const agent: FrontedAgent = options.agentCommand
     ? new AgentPassthrough({
         command: options.agentCommand,
         cwd: options.agentCwd ?? process.cwd(),
+        // Read when each agent starts, as a shell would: a variable set after the broker started counts.
+        environment: () => agentEnvironment(process.env, options.token),
         version,
         sessions,
-        endpointFor: (sessionId) => ({
-          url: `${httpBase}/mcp/${sessionId}`,
-          token: options.token,
+        // The agent gets its session's own credential, never the broker's token.
+        endpointFor: (session) => ({
+          url: `${httpBase}/mcp/${session.id}`,
+          token: session.credential,
           bridge: bridgeCommand(),
         }),
         redact,
@@ -155,9 +166,11 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   });
 
   const serveMcp = (request: IncomingMessage, response: ServerResponse, key: string) => {
-    const verdict = judgeHttpBearer(
+    const verdict = judgeMcpBearer(
       { host: request.headers.host, origin: request.headers.origin, authorization: request.headers.authorization },
       admission,
+      key,
+      sessions.all().map(({ id, credential }) => ({ sessionId: id, credential })),
     );
     if (!verdict.ok) {
       log(`refused an MCP request: ${verdict.reason}`);
