@@ -25,7 +25,7 @@ import { agentFailure } from './agent-failure';
 import { launchAgent, type Running } from './agent-launch';
 import { mcpServersForAgent, type BrokerMcpEndpoint } from './child-mcp-servers';
 import type { AgentIdentity, FrontedAgent, SessionSetup } from './fronted-agent';
-import { secretMask } from './secret-mask';
+import type { Mask } from './secret-mask';
 import type { BrokerSession, SessionStore } from './sessions';
 
 export interface PassthroughOptions {
@@ -37,8 +37,8 @@ export interface PassthroughOptions {
   sessions: SessionStore;
   /** Where the session's agent reaches its tools, and the credential it shows there. */
   endpointFor(session: BrokerSession): BrokerMcpEndpoint;
-  /** Masks secrets (the broker token, API keys) in anything relayed to the log or the panel. */
-  redact(text: string): string;
+  /** The broker's mask (its token, session credentials, API keys), for the agent's stderr. */
+  mask: Mask;
   log(line: string): void;
   detachedTtlMs?: number;
   startTimeoutMs?: number;
@@ -70,12 +70,9 @@ export class AgentPassthrough implements FrontedAgent {
   /** Per session, settles once the agent has ended the turn that holds it (not when the panel heard). */
   readonly #agentTurns = new Map<string, Promise<void>>();
   readonly #stopListening: () => void;
-  /** The token and the API keys in the broker's environment (which agents inherit), masked. */
-  readonly #mask: (text: string) => string;
   #closed = false;
 
   constructor(private readonly options: PassthroughOptions) {
-    this.#mask = secretMask(options.redact);
     this.#stopListening = options.sessions.onChange((session) => this.#watchAttachment(session));
   }
 
@@ -101,8 +98,8 @@ export class AgentPassthrough implements FrontedAgent {
     if (!('type' in method) || method.type !== 'terminal') return method;
     const env = Object.entries(method.env ?? {}).map(([name, value]) => `${name}=${shellWord(value)} `);
     const line = `${env.join('')}${this.options.command}${(method.args ?? []).map((arg) => ` ${shellWord(arg)}`).join('')}`;
-    // The command may set API keys: the panel is shown the line with them masked.
-    return { ...method, _meta: { ...method._meta, [TERMINAL_COMMAND_META]: this.#mask(line) } };
+    // The command may set API keys: the line reaches the panel through the broker's mask (masked-agent.ts).
+    return { ...method, _meta: { ...method._meta, [TERMINAL_COMMAND_META]: line } };
   }
 
   async authenticate(request: AuthenticateRequest): Promise<void> {
@@ -404,7 +401,7 @@ export class AgentPassthrough implements FrontedAgent {
       cwd: this.options.cwd,
       env: this.options.environment(),
       version: this.options.version,
-      redact: this.#mask,
+      redact: this.options.mask,
       log: this.options.log,
       startTimeoutMs: this.options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
     });

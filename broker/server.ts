@@ -18,9 +18,11 @@ import { demoAgent } from './demo-backend';
 import { parseExtensionIds, TEST_BUILD_EXTENSION_ID } from './extension-ids';
 import type { FrontedAgent } from './fronted-agent';
 import { MAX_INBOUND_FRAME_BYTES } from '../src/contract/acp';
+import { maskedAgent } from './masked-agent';
 import { jsonRpcError, McpHttpEndpoint, notFound } from './mcp-http';
 import { bridgeCommand } from './mcp-stdio-bridge';
 import type { Dialect } from './panel-tools';
+import { maskValues, secretMask } from './secret-mask';
 import { SessionStore } from './sessions';
 import { socketStream } from './socket-stream';
 import { ToolCatalog } from './tool-catalog';
@@ -90,7 +92,7 @@ function refuse(socket: Duplex, status: number, reason: string): void {
 /** Replaces every occurrence of the token, so nothing relayed to a log can leak it. */
 export function redactor(token: string): (text: string) => string {
   if (!token) return (text) => text;
-  return (text) => text.split(token).join('***');
+  return (text) => maskValues(text, [token]);
 }
 
 /** `/mcp` → '', `/mcp/<id>` → id, anything else → undefined. */
@@ -103,13 +105,19 @@ export function mcpRoute(path: string): string | undefined {
 export async function startBroker(options: BrokerOptions): Promise<RunningBroker> {
   // Without a token anything on this machine that reaches /acp could drive a coding agent.
   if (options.agentCommand && !options.token) throw new Error('Fronting an agent command needs a token');
-  const redact = redactor(options.token);
-  const log = (line: string) => options.log?.(redact(line));
+  const sessions = new SessionStore(options.stateFile);
+  // The one mask for everything relayed from an agent: the token, every live session's credential,
+  // and the keys in the environment the agent starts with.
+  const mask = secretMask(
+    (text) => maskValues(text, [options.token, ...sessions.all().map((session) => session.credential)]),
+    process.env,
+    options.agentCommand,
+  );
+  const log = (line: string) => options.log?.(mask(line));
   const host = options.host ?? '127.0.0.1';
   const admitted = new Set([TEST_BUILD_EXTENSION_ID, ...parseExtensionIds(options.extensionIds ?? [])]);
   const admission: Admission = { token: options.token || undefined, extensionIds: admitted, extraHosts: [host] };
   const version = options.version ?? '0.0.0';
-  const sessions = new SessionStore(options.stateFile);
   const sockets = new Set<WebSocket>();
   let httpBase = '';
 
@@ -138,7 +146,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     void mcp.closeEndpoint(session.id);
   });
 
-  const agent: FrontedAgent = options.agentCommand
+  const fronted: FrontedAgent = options.agentCommand
     ? new AgentPassthrough({
         command: options.agentCommand,
         cwd: options.agentCwd ?? process.cwd(),
@@ -152,12 +160,13 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
           token: session.credential,
           bridge: bridgeCommand(),
         }),
-        redact,
+        mask,
         log,
         ...(options.detachedAgentTtlMs !== undefined ? { detachedTtlMs: options.detachedAgentTtlMs } : {}),
         ...(options.agentCancelGraceMs !== undefined ? { cancelGraceMs: options.agentCancelGraceMs } : {}),
       })
     : demoAgent({ version, chunkDelayMs: options.chunkDelayMs ?? 8 });
+  const agent = maskedAgent(fronted, mask);
 
   const wss = new WebSocketServer({
     noServer: true,

@@ -8,6 +8,7 @@
  * STDIO_AGENT_RESTORE=resume|load|none picks how it restores sessions (default resume);
  * STDIO_AGENT_AUTH=required refuses sessions until `authenticate` with `test-key` (which needs
  * TEST_AGENT_KEY in its environment), like Codex; STDIO_AGENT_REFUSE=<reason> refuses every session;
+ * STDIO_AGENT_LEAK=<text> is echoed, with OPENAI_API_KEY, in the error `fail-secret` answers;
  * STDIO_AGENT_EVENTS=<file> appends one line per session-level request it receives (new, set_mode,
  * set_config_option, close), so a test can see what reached the agent — the bearer it was given
  * for MCP included, as a hostile agent would keep it.
@@ -352,6 +353,17 @@ async function turn(client: AgentContext, session: AgentSession, text: string, s
         details:
           'stream disconnected before completion: error sending request for url (http://127.0.0.1:9/v1/responses)',
       });
+    case 'fail-secret': {
+      // An agent whose error echoes what it was started with: STDIO_AGENT_LEAK, its API key, its MCP bearer.
+      const echoed = process.env.STDIO_AGENT_LEAK ?? '';
+      const key = process.env.OPENAI_API_KEY ?? '';
+      const bearer = bearerOf(session.servers[0]) ?? '';
+      process.stderr.write(`stdio-test-agent: upstream answered 401 for ${echoed} and ${key}\n`);
+      throw new RequestError(-32603, `Request refused for ${echoed}`, {
+        details: `invalid key ${key} for this organisation (my MCP bearer is ${bearer})`,
+        request: { sent: [echoed, key, bearer], [key]: 'as a key too' },
+      });
+    }
     case 'slow': {
       await say(client, session.id, 'working…');
       await new Promise<void>((resolve) => {
