@@ -26,6 +26,7 @@ import { launchAgent, type Running } from './agent-launch';
 import { mcpServersForAgent, type BrokerMcpEndpoint } from './child-mcp-servers';
 import type { AgentIdentity, FrontedAgent, SessionSetup } from './fronted-agent';
 import type { Mask } from './secret-mask';
+import { spellSignIn } from './sign-in-command';
 import type { BrokerSession, SessionStore } from './sessions';
 
 export interface PassthroughOptions {
@@ -51,13 +52,6 @@ const DEFAULT_START_TIMEOUT_MS = 60_000;
 const DEFAULT_CANCEL_GRACE_MS = 15_000;
 
 const CANCELLED: PromptResponse = { stopReason: 'cancelled' };
-
-/** Where a terminal sign-in method carries the full command line the user runs (see sign-in.ts). */
-export const TERMINAL_COMMAND_META = 'tabwright/terminalCommand';
-
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
 
 export class AgentPassthrough implements FrontedAgent {
   /** A started agent no session holds: started to learn who it is, to sign in, or kept after a refusal. */
@@ -85,21 +79,16 @@ export class AgentPassthrough implements FrontedAgent {
     this.#identity = {
       agentInfo: { ...info, title: info.title ?? info.name },
       promptCapabilities: init.agentCapabilities?.promptCapabilities ?? {},
-      authMethods: (init.authMethods ?? []).map((method) => this.#withTerminalCommand(method)),
+      authMethods: (init.authMethods ?? []).map((method) => this.#spelled(method)),
     };
     return this.#identity;
   }
 
-  /**
-   * A terminal login runs the agent's own command with extra arguments; only the broker knows that
-   * command, so it spells the whole line out for the panel to show.
-   */
-  #withTerminalCommand(method: AuthMethod): AuthMethod {
-    if (!('type' in method) || method.type !== 'terminal') return method;
-    const env = Object.entries(method.env ?? {}).map(([name, value]) => `${name}=${shellWord(value)} `);
-    const line = `${env.join('')}${this.options.command}${(method.args ?? []).map((arg) => ` ${shellWord(arg)}`).join('')}`;
-    // The command may set API keys: the line reaches the panel through the broker's mask (masked-agent.ts).
-    return { ...method, _meta: { ...method._meta, [TERMINAL_COMMAND_META]: line } };
+  /** A method the broker spells out for the panel, or refuses (saying why) when the agent's data would be shell. */
+  #spelled(method: AuthMethod): AuthMethod {
+    const { method: spelled, refusal } = spellSignIn(method, this.options.command);
+    if (refusal) this.options.log(`refused the agent's sign-in method ${JSON.stringify(method.id)}: ${refusal}`);
+    return spelled;
   }
 
   async authenticate(request: AuthenticateRequest): Promise<void> {
