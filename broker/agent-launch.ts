@@ -32,10 +32,28 @@ export interface Binding {
 export interface LaunchOptions {
   command: string;
   cwd: string;
+  /** The agent's environment: the broker's own, without its token (see agentEnvironment). */
+  env: NodeJS.ProcessEnv;
   version: string;
   redact(text: string): string;
   log(line: string): void;
   startTimeoutMs: number;
+}
+
+/** Where the broker's token may sit in its environment: `npm run broker` reads TABWRIGHT_TOKEN. */
+const BROKER_TOKEN_VARIABLES = ['TABWRIGHT_TOKEN', 'TABWRIGHT_MCP_TOKEN'];
+
+/**
+ * The environment an agent is started with: the broker's, which carries the keys the agent needs,
+ * less every variable that holds the broker's token. An agent reaches the panel's tools with its
+ * session's credential alone.
+ */
+export function agentEnvironment(env: NodeJS.ProcessEnv, token: string): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(env).filter(
+      ([name, value]) => !BROKER_TOKEN_VARIABLES.includes(name) && !(token && value === token),
+    ),
+  );
 }
 
 const CANCELLED: RequestPermissionResponse = { outcome: { outcome: 'cancelled' } };
@@ -94,6 +112,7 @@ export async function launchAgent(options: LaunchOptions): Promise<Running> {
   const process = new AgentProcess({
     command: options.command,
     cwd: options.cwd,
+    env: options.env,
     client: relayTo(binding, options.log),
     redact: options.redact,
     log: options.log,

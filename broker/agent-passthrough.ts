@@ -25,18 +25,21 @@ import { agentFailure } from './agent-failure';
 import { launchAgent, type Running } from './agent-launch';
 import { mcpServersForAgent, type BrokerMcpEndpoint } from './child-mcp-servers';
 import type { AgentIdentity, FrontedAgent, SessionSetup } from './fronted-agent';
-import { secretMask } from './secret-mask';
+import type { Mask } from './secret-mask';
+import { spellSignIn } from './sign-in-command';
 import type { BrokerSession, SessionStore } from './sessions';
 
 export interface PassthroughOptions {
   command: string;
   cwd: string;
+  /** The environment an agent process starts with (never holding the broker's token), read at each start. */
+  environment(): NodeJS.ProcessEnv;
   version: string;
   sessions: SessionStore;
-  /** Where the agent reaches a session's tools. */
-  endpointFor(sessionId: string): BrokerMcpEndpoint;
-  /** Masks secrets (the broker token, API keys) in anything relayed to the log or the panel. */
-  redact(text: string): string;
+  /** Where the session's agent reaches its tools, and the credential it shows there. */
+  endpointFor(session: BrokerSession): BrokerMcpEndpoint;
+  /** The broker's mask (its token, session credentials, API keys), for the agent's stderr. */
+  mask: Mask;
   log(line: string): void;
   detachedTtlMs?: number;
   startTimeoutMs?: number;
@@ -50,13 +53,6 @@ const DEFAULT_CANCEL_GRACE_MS = 15_000;
 
 const CANCELLED: PromptResponse = { stopReason: 'cancelled' };
 
-/** Where a terminal sign-in method carries the full command line the user runs (see sign-in.ts). */
-export const TERMINAL_COMMAND_META = 'tabwright/terminalCommand';
-
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
 export class AgentPassthrough implements FrontedAgent {
   /** A started agent no session holds: started to learn who it is, to sign in, or kept after a refusal. */
   #spare: Promise<Running> | undefined;
@@ -68,12 +64,9 @@ export class AgentPassthrough implements FrontedAgent {
   /** Per session, settles once the agent has ended the turn that holds it (not when the panel heard). */
   readonly #agentTurns = new Map<string, Promise<void>>();
   readonly #stopListening: () => void;
-  /** The token and the API keys in the broker's environment (which agents inherit), masked. */
-  readonly #mask: (text: string) => string;
   #closed = false;
 
   constructor(private readonly options: PassthroughOptions) {
-    this.#mask = secretMask(options.redact);
     this.#stopListening = options.sessions.onChange((session) => this.#watchAttachment(session));
   }
 
@@ -86,21 +79,16 @@ export class AgentPassthrough implements FrontedAgent {
     this.#identity = {
       agentInfo: { ...info, title: info.title ?? info.name },
       promptCapabilities: init.agentCapabilities?.promptCapabilities ?? {},
-      authMethods: (init.authMethods ?? []).map((method) => this.#withTerminalCommand(method)),
+      authMethods: (init.authMethods ?? []).map((method) => this.#spelled(method)),
     };
     return this.#identity;
   }
 
-  /**
-   * A terminal login runs the agent's own command with extra arguments; only the broker knows that
-   * command, so it spells the whole line out for the panel to show.
-   */
-  #withTerminalCommand(method: AuthMethod): AuthMethod {
-    if (!('type' in method) || method.type !== 'terminal') return method;
-    const env = Object.entries(method.env ?? {}).map(([name, value]) => `${name}=${shellWord(value)} `);
-    const line = `${env.join('')}${this.options.command}${(method.args ?? []).map((arg) => ` ${shellWord(arg)}`).join('')}`;
-    // The command may set API keys: the panel is shown the line with them masked.
-    return { ...method, _meta: { ...method._meta, [TERMINAL_COMMAND_META]: this.#mask(line) } };
+  /** A method the broker spells out for the panel, or refuses (saying why) when the agent's data would be shell. */
+  #spelled(method: AuthMethod): AuthMethod {
+    const { method: spelled, refusal } = spellSignIn(method, this.options.command);
+    if (refusal) this.options.log(`refused the agent's sign-in method ${JSON.stringify(method.id)}: ${refusal}`);
+    return spelled;
   }
 
   async authenticate(request: AuthenticateRequest): Promise<void> {
@@ -400,8 +388,9 @@ export class AgentPassthrough implements FrontedAgent {
     const running = await launchAgent({
       command: this.options.command,
       cwd: this.options.cwd,
+      env: this.options.environment(),
       version: this.options.version,
-      redact: this.#mask,
+      redact: this.options.mask,
       log: this.options.log,
       startTimeoutMs: this.options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
     });
@@ -420,7 +409,7 @@ export class AgentPassthrough implements FrontedAgent {
   #mcpServers(session: BrokerSession, running: Running): McpServer[] {
     return mcpServersForAgent(
       session.declared,
-      this.options.endpointFor(session.id),
+      this.options.endpointFor(session),
       running.init.agentCapabilities?.mcpCapabilities,
     );
   }

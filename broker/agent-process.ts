@@ -12,7 +12,7 @@ export interface AgentProcessOptions {
   cwd: string;
   /** The client side the broker presents to the agent. */
   client: ClientApp;
-  /** Masks secrets (the broker token) in anything relayed to the log. */
+  /** The broker's mask (secret-mask.ts), for every stderr line it logs or keeps for an error. */
   redact(text: string): string;
   log(line: string): void;
   env?: NodeJS.ProcessEnv;

@@ -2,7 +2,8 @@
  * Most agents do not speak MCP-over-ACP, so the servers a panel declares as `acp` are offered to
  * a relayed agent as one ordinary MCP server on the broker's loopback: Streamable HTTP with the
  * bearer header when the agent supports HTTP, else a stdio bridge to the same endpoint (stdio is
- * the one transport every ACP agent must support).
+ * the one transport every ACP agent must support). The bearer is the session's credential, which
+ * opens that session's endpoint alone.
  */
 import type { McpCapabilities, McpServer } from '@agentclientprotocol/sdk/unstable';
 
@@ -12,7 +13,7 @@ export const BRIDGE_TOKEN_ENV = 'TABWRIGHT_MCP_TOKEN';
 export interface BrokerMcpEndpoint {
   /** The session's MCP URL, e.g. `http://127.0.0.1:8765/mcp/<session>`. */
   url: string;
-  /** Empty when the broker runs without a token. */
+  /** The session's own credential (never the broker's token); empty sends none. */
   token: string;
   /** How to start the stdio bridge for agents without HTTP support (the URL is appended). */
   bridge: { command: string; args: string[] };

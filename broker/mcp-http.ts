@@ -173,6 +173,12 @@ export class McpHttpEndpoint {
     await session.server.close().catch(() => undefined);
   }
 
+  /** Closes every client session of one endpoint (a broker session that ended). */
+  async closeEndpoint(catalogKey: string): Promise<void> {
+    const ids = [...this.#sessions].filter(([, session]) => session.catalogKey === catalogKey).map(([id]) => id);
+    await Promise.all(ids.map((id) => this.#drop(id)));
+  }
+
   /** Tells the clients of one catalog that its tool list changed. */
   toolsChanged(catalogKey: string): void {
     for (const session of this.#sessions.values()) {

@@ -1,7 +1,7 @@
 /**
  * A stdio MCP server that forwards every message to the broker's Streamable-HTTP `/mcp` endpoint,
  * for agents that only start MCP servers as commands. Usage: `mcp-stdio-bridge <url>`, with the
- * bearer token in TABWRIGHT_MCP_TOKEN (environment, so it never shows in a process list).
+ * session's credential in TABWRIGHT_MCP_TOKEN (environment, so it never shows in a process list).
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';

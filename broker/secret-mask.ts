@@ -1,7 +1,8 @@
 /**
- * What an agent writes to stderr can hold secrets: the broker's token (in its MCP configuration),
- * the API keys it was started with, keys it echoes back in an error. Every line the broker relays
- * to its log or to the panel goes through one mask.
+ * What an agent says can hold secrets: the broker's token, the credentials of live sessions, the
+ * API keys it was started with, keys it echoes back in an error. Every text the broker relays from
+ * an agent — to its log or to the panel: errors and their data, stderr, who the agent says it is
+ * and how it signs in — goes through one mask, made once per broker.
  */
 
 /** Environment variable names whose values are secrets. */
@@ -17,20 +18,62 @@ const PATTERNS: Array<[RegExp, string]> = [
 
 /** Values shorter than this are too likely to appear by chance to be masked everywhere. */
 const MIN_SECRET_LENGTH = 6;
+/** How deep a relayed value is walked; an agent's error data nests a few levels at most. */
+const MAX_DEPTH = 32;
 
-export function secretMask(
-  redact: (text: string) => string,
-  env: NodeJS.ProcessEnv = process.env,
-): (text: string) => string {
-  const values = Object.entries(env)
-    .filter(([name, value]) => SECRET_NAME.test(name) && value !== undefined && value.length >= MIN_SECRET_LENGTH)
-    .map(([, value]) => value!)
-    // The longest first, so a secret that contains another is masked whole.
-    .sort((a, b) => b.length - a.length);
+export type Mask = (text: string) => string;
+
+/** Each value, wherever it appears in the text, replaced by `***`. */
+export function maskValues(text: string, values: Iterable<string>): string {
+  let masked = text;
+  for (const value of values) if (value) masked = masked.split(value).join('***');
+  return masked;
+}
+
+/**
+ * The `NAME=value` words a shell command starts with (`OPENAI_API_KEY='…' codex-acp`): variables
+ * the agent is started with besides the broker's own environment.
+ */
+export function commandAssignments(command: string): Record<string, string> {
+  const assignment = /^\s*([A-Za-z_][A-Za-z0-9_]*)=(?:'([^']*)'|"((?:[^"\\]|\\.)*)"|([^\s'"]*))(?=\s)/;
+  const found: Record<string, string> = {};
+  let rest = command;
+  for (let match = assignment.exec(rest); match; match = assignment.exec(rest)) {
+    found[match[1]!] = match[2] ?? match[3]?.replace(/\\(.)/g, '$1') ?? match[4] ?? '';
+    rest = rest.slice(match[0].length);
+  }
+  return found;
+}
+
+/**
+ * The mask: `redact` first (the secrets known by value, read at each use so credentials minted
+ * later count), then the values of every variable named like a secret in `env` and in the agent
+ * command's own assignments, then the shapes secrets usually have.
+ */
+export function secretMask(redact: Mask, env: NodeJS.ProcessEnv = process.env, command = ''): Mask {
+  const assigned = commandAssignments(command);
+  // Read at each use: agents start with the environment as it is then, not as it was at start-up.
+  const values = () =>
+    Object.entries({ ...env, ...assigned })
+      .filter(([name, value]) => SECRET_NAME.test(name) && value !== undefined && value.length >= MIN_SECRET_LENGTH)
+      .map(([, value]) => value!)
+      // The longest first, so a secret that contains another is masked whole.
+      .sort((a, b) => b.length - a.length);
   return (text) => {
-    let masked = redact(text);
-    for (const value of values) masked = masked.split(value).join('***');
+    let masked = maskValues(redact(text), values());
     for (const [pattern, replacement] of PATTERNS) masked = masked.replace(pattern, replacement);
     return masked;
   };
+}
+
+/** A JSON value (an error's data, an agent's description of itself) with every string in it masked, keys too. */
+export function maskDeep<T>(value: T, mask: Mask, depth = 0): T {
+  if (typeof value === 'string') return mask(value) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  // Deeper than any real error goes: dropped rather than relayed unread.
+  if (depth >= MAX_DEPTH) return undefined as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => maskDeep(item, mask, depth + 1)) as T;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [mask(key), maskDeep(item as unknown, mask, depth + 1)]),
+  ) as T;
 }

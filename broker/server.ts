@@ -3,28 +3,33 @@
  * Origin, subprotocol and bearer checks; `/mcp` (and `/mcp/<session>`) serves the attached
  * panel's tools over Streamable-HTTP MCP after the Host, Origin and bearer-header checks, and only
  * when the broker has a token; `GET /` answers plainly so a panel can tell "wrong token" from
- * "nothing listening". Who is admitted is decided in upgrade-policy.ts.
+ * "nothing listening". Who is admitted is decided in upgrade-policy.ts: the broker's token (the
+ * operator's) opens `/acp`, `/mcp` and every `/mcp/<session>`; a session's credential, the one its
+ * agent is given, opens only that session's `/mcp/<session>`.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { createAcpHost } from './acp-host';
+import { agentEnvironment } from './agent-launch';
 import { AgentPassthrough } from './agent-passthrough';
 import { demoAgent } from './demo-backend';
 import { parseExtensionIds, TEST_BUILD_EXTENSION_ID } from './extension-ids';
 import type { FrontedAgent } from './fronted-agent';
 import { MAX_INBOUND_FRAME_BYTES } from '../src/contract/acp';
+import { maskedAgent } from './masked-agent';
 import { jsonRpcError, McpHttpEndpoint, notFound } from './mcp-http';
 import { bridgeCommand } from './mcp-stdio-bridge';
 import type { Dialect } from './panel-tools';
+import { maskValues, secretMask } from './secret-mask';
 import { SessionStore } from './sessions';
 import { socketStream } from './socket-stream';
 import { ToolCatalog } from './tool-catalog';
 import { TunnelCancelTranslator } from './tunnel-cancel';
 import {
   ACP_SUBPROTOCOL,
-  judgeHttpBearer,
+  judgeMcpBearer,
   judgeRequest,
   judgeUpgrade,
   parseProtocols,
@@ -67,7 +72,7 @@ export interface RunningBroker {
   /** The MCP endpoint for MCP clients (`http://…/mcp`). */
   readonly mcpUrl: string;
   readonly sessions: SessionStore;
-  /** The MCP endpoint bound to one broker session (what a fronted agent is given). */
+  /** The MCP endpoint bound to one broker session (what a fronted agent is given, with its credential). */
   mcpUrlFor(sessionId: string): string;
   /**
    * Admits one more extension from now on (for a launcher that learns the id of the unpacked
@@ -87,7 +92,7 @@ function refuse(socket: Duplex, status: number, reason: string): void {
 /** Replaces every occurrence of the token, so nothing relayed to a log can leak it. */
 export function redactor(token: string): (text: string) => string {
   if (!token) return (text) => text;
-  return (text) => text.split(token).join('***');
+  return (text) => maskValues(text, [token]);
 }
 
 /** `/mcp` → '', `/mcp/<id>` → id, anything else → undefined. */
@@ -100,13 +105,19 @@ export function mcpRoute(path: string): string | undefined {
 export async function startBroker(options: BrokerOptions): Promise<RunningBroker> {
   // Without a token anything on this machine that reaches /acp could drive a coding agent.
   if (options.agentCommand && !options.token) throw new Error('Fronting an agent command needs a token');
-  const redact = redactor(options.token);
-  const log = (line: string) => options.log?.(redact(line));
+  const sessions = new SessionStore(options.stateFile);
+  // The one mask for everything relayed from an agent: the token, every live session's credential,
+  // and the keys in the environment the agent starts with.
+  const mask = secretMask(
+    (text) => maskValues(text, [options.token, ...sessions.all().map((session) => session.credential)]),
+    process.env,
+    options.agentCommand,
+  );
+  const log = (line: string) => options.log?.(mask(line));
   const host = options.host ?? '127.0.0.1';
   const admitted = new Set([TEST_BUILD_EXTENSION_ID, ...parseExtensionIds(options.extensionIds ?? [])]);
   const admission: Admission = { token: options.token || undefined, extensionIds: admitted, extraHosts: [host] };
   const version = options.version ?? '0.0.0';
-  const sessions = new SessionStore(options.stateFile);
   const sockets = new Set<WebSocket>();
   let httpBase = '';
 
@@ -129,24 +140,33 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     mcp.toolsChanged(session.id);
     mcp.toolsChanged('');
   });
+  // A session that ends takes its endpoint with it: its agent's open MCP sessions are closed too.
+  sessions.onForget((session) => {
+    perSession.delete(session.id);
+    void mcp.closeEndpoint(session.id);
+  });
 
-  const agent: FrontedAgent = options.agentCommand
+  const fronted: FrontedAgent = options.agentCommand
     ? new AgentPassthrough({
         command: options.agentCommand,
         cwd: options.agentCwd ?? process.cwd(),
+        // Read when each agent starts, as a shell would: a variable set after the broker started counts.
+        environment: () => agentEnvironment(process.env, options.token),
         version,
         sessions,
-        endpointFor: (sessionId) => ({
-          url: `${httpBase}/mcp/${sessionId}`,
-          token: options.token,
+        // The agent gets its session's own credential, never the broker's token.
+        endpointFor: (session) => ({
+          url: `${httpBase}/mcp/${session.id}`,
+          token: session.credential,
           bridge: bridgeCommand(),
         }),
-        redact,
+        mask,
         log,
         ...(options.detachedAgentTtlMs !== undefined ? { detachedTtlMs: options.detachedAgentTtlMs } : {}),
         ...(options.agentCancelGraceMs !== undefined ? { cancelGraceMs: options.agentCancelGraceMs } : {}),
       })
     : demoAgent({ version, chunkDelayMs: options.chunkDelayMs ?? 8 });
+  const agent = maskedAgent(fronted, mask);
 
   const wss = new WebSocketServer({
     noServer: true,
@@ -155,9 +175,11 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   });
 
   const serveMcp = (request: IncomingMessage, response: ServerResponse, key: string) => {
-    const verdict = judgeHttpBearer(
+    const verdict = judgeMcpBearer(
       { host: request.headers.host, origin: request.headers.origin, authorization: request.headers.authorization },
       admission,
+      key,
+      sessions.all().map(({ id, credential }) => ({ sessionId: id, credential })),
     );
     if (!verdict.ok) {
       log(`refused an MCP request: ${verdict.reason}`);

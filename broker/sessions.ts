@@ -7,12 +7,18 @@
  * declared MCP servers. Listeners hear about every attach, detach and tool-list change, which is
  * what `/mcp` turns into `notifications/tools/list_changed`.
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { AgentContext, NewSessionResponse, PromptResponse } from '@agentclientprotocol/sdk/unstable';
 import type { AcpDeclaration, PanelServer } from './panel-tools';
 
 export interface BrokerSession {
   readonly id: string;
+  /**
+   * The bearer the session's agent sends to `/mcp/<session>`: minted for this session alone, kept in
+   * memory only, and dead once the session is forgotten (a restarted broker mints a new one).
+   */
+  readonly credential: string;
   declared: AcpDeclaration[];
   /** The panel socket currently bound to this session. */
   client: AgentContext | undefined;
@@ -43,9 +49,23 @@ interface StoredSession {
 
 export type SessionListener = (session: BrokerSession) => void;
 
+/** 32 random bytes: as strong as the broker's own token, and safe in a header as base64url. */
+export function mintCredential(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/**
+ * A session whose panel declared no tool servers (browser access off) offers none, even while its
+ * panel is away; one never attached since a broker restart has not said, so it is not judged.
+ */
+export function declaresNoTools(session: BrokerSession): boolean {
+  return session.attachedAt > 0 && session.declared.length === 0;
+}
+
 export class SessionStore {
   readonly #sessions = new Map<string, BrokerSession>();
   readonly #listeners = new Set<SessionListener>();
+  readonly #forgetListeners = new Set<SessionListener>();
   #attachCount = 0;
 
   constructor(private readonly stateFile?: string) {
@@ -66,6 +86,7 @@ export class SessionStore {
   #blank(id: string): BrokerSession {
     return {
       id,
+      credential: mintCredential(),
       declared: [],
       client: undefined,
       servers: [],
@@ -111,6 +132,7 @@ export class SessionStore {
     for (const server of session.servers) void server.close();
     this.#sessions.delete(id);
     this.save();
+    for (const listener of this.#forgetListeners) listener(session);
   }
 
   /** The socket is gone: every session it was bound to keeps its state but loses its tools. */
@@ -132,6 +154,12 @@ export class SessionStore {
       if (session.client && (!latest || session.attachedAt > latest.attachedAt)) latest = session;
     }
     return latest;
+  }
+
+  /** Hears each session that ends (closed by its panel, or never started): its credential is dead from then on. */
+  onForget(listener: SessionListener): () => void {
+    this.#forgetListeners.add(listener);
+    return () => this.#forgetListeners.delete(listener);
   }
 
   onChange(listener: SessionListener): () => void {

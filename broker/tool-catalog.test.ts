@@ -50,6 +50,14 @@ describe('ToolCatalog', () => {
     expect(text(await catalog.call('tabwright.snapshot', {}))).toBe(NO_BROWSER_ACCESS);
   });
 
+  it('goes on offering nothing while the panel of a session without tools is away', async () => {
+    const current = { ...session([]), declared: [], attachedAt: 1 } as BrokerSession;
+    const catalog = new ToolCatalog(() => current);
+    current.client = undefined;
+    expect(await catalog.list()).toEqual([]);
+    expect(text(await catalog.call('tabwright.snapshot', {}))).toBe(NO_BROWSER_ACCESS);
+  });
+
   it('turns tunnel failures into results that say what to do next', async () => {
     const failing = (failure: TunnelError['failure']) =>
       new ToolCatalog(() =>

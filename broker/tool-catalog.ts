@@ -3,13 +3,14 @@
  * declared servers, merged into one list, each call routed to the server that listed it. While no
  * panel is attached the built-in browser tools are still listed — their names and schemas come
  * from the manifest written from the panel's registry — and answer that the browser is not
- * connected. A panel that gives the agent no tools (browser access off) lists none.
+ * connected. A panel that gives the agent no tools (browser access off) lists none, and its session
+ * goes on listing none while that panel is away.
  */
 import { DEFAULT_BROWSER_SERVER } from '../src/contract/browser-tools';
 import { browserToolsUnder } from '../src/contract/tool-manifest';
 import { errorResult, unknownToolText, type CallToolResult, type McpTool } from '../src/contract/mcp';
 import { TunnelError, type PanelServer } from './panel-tools';
-import type { BrokerSession } from './sessions';
+import { declaresNoTools, type BrokerSession } from './sessions';
 
 const builtIns = new Map<string, McpTool[]>();
 
@@ -66,9 +67,15 @@ export class ToolCatalog {
     return session?.client ? session : undefined;
   }
 
+  /** The session was given no tools by its panel, whether or not that panel is attached now. */
+  #declaresNone(): boolean {
+    const session = this.target();
+    return session !== undefined && declaresNoTools(session);
+  }
+
   async list(signal?: AbortSignal): Promise<McpTool[]> {
     const session = this.#attached();
-    if (!session) return builtInTools(this.#browserName);
+    if (!session) return this.#declaresNone() ? [] : builtInTools(this.#browserName);
     const listed = await Promise.allSettled(session.servers.map((server) => server.tools(signal)));
     const tools: McpTool[] = [];
     listed.forEach((outcome, index) => {
@@ -87,6 +94,7 @@ export class ToolCatalog {
 
   async call(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
     const session = this.#attached();
+    if (!session && this.#declaresNone()) return errorResult(NO_BROWSER_ACCESS);
     if (!session) {
       // Namespaced names (browser tools under any server name, connector tools) all need the panel.
       if (name.includes('.')) return errorResult(NOT_CONNECTED);

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { TEST_BUILD_EXTENSION_ID } from './extension-ids';
-import { judgeHttpBearer, judgeRequest, judgeUpgrade, parseProtocols, type Admission } from './upgrade-policy';
+import {
+  judgeHttpBearer,
+  judgeMcpBearer,
+  judgeRequest,
+  judgeUpgrade,
+  parseProtocols,
+  type Admission,
+} from './upgrade-policy';
 
 const OTHER_ID = 'abcdefghijklmnopabcdefghijklmnop';
 const withToken: Admission = { token: 't0k', extensionIds: new Set([TEST_BUILD_EXTENSION_ID]) };
@@ -97,6 +104,40 @@ describe('judgeHttpBearer', () => {
       expect(verdict).toMatchObject({ ok: false, status: 403 });
       expect((verdict as { reason: string }).reason).toMatch(/without a token.*\/mcp is off/);
     }
+  });
+});
+
+describe('judgeMcpBearer', () => {
+  const http = { host: '127.0.0.1:8765', origin: undefined };
+  const credentials = [
+    { sessionId: 'sa', credential: 'cred-a' },
+    { sessionId: 'sb', credential: 'cred-b' },
+  ];
+  const judge = (bearer: string, route: string, live = credentials) =>
+    judgeMcpBearer({ ...http, authorization: `Bearer ${bearer}` }, withToken, route, live);
+
+  it('lets a session’s credential open its own session’s route alone', () => {
+    expect(judge('cred-b', 'sb')).toEqual({ ok: true });
+    expect(judge('cred-b', 'sa')).toMatchObject({ ok: false, status: 403, reason: /another session/ });
+    expect(judge('cred-b', '')).toMatchObject({ ok: false, status: 403, reason: /not \/mcp$/ });
+  });
+  it('refuses a credential whose session has ended, and anything else unknown, with 401', () => {
+    expect(judge('cred-b', 'sb', credentials.slice(0, 1))).toMatchObject({
+      status: 401,
+      reason: /ends with its session/,
+    });
+    expect(judge('cred-', 'sb')).toMatchObject({ status: 401 });
+    expect(judge('', 'sb')).toMatchObject({ status: 401 });
+  });
+  it('lets the broker’s token open /mcp and a session’s route', () => {
+    expect(judge('t0k', '')).toEqual({ ok: true });
+    expect(judge('t0k', 'sa')).toEqual({ ok: true });
+  });
+  it('checks Host, Origin and the broker running with a token first', () => {
+    const page = { host: '127.0.0.1', origin: 'http://evil.example', authorization: 'Bearer cred-a' };
+    expect(judgeMcpBearer(page, withToken, 'sa', credentials)).toMatchObject({ status: 403, reason: /Web pages/ });
+    const off = judgeMcpBearer({ ...http, authorization: 'Bearer cred-a' }, noToken, 'sa', credentials);
+    expect(off).toMatchObject({ status: 403, reason: /\/mcp is off/ });
   });
 });
 

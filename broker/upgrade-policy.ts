@@ -5,6 +5,10 @@
  * could otherwise drive the agent; from a client that sends no Origin (an agent or tool in Node)
  * only with the bearer token, so a broker without a token serves the admitted extensions alone and
  * keeps `/mcp` off.
+ *
+ * A fronted agent never holds the broker's token: each session's agent gets a credential of its
+ * own, which opens that session's `/mcp/<session>` and nothing else. The credential decides which
+ * session a request speaks for; the path only has to agree with it.
  */
 import { timingSafeEqual } from 'node:crypto';
 import { extensionIdOf } from './extension-ids';
@@ -89,6 +93,8 @@ export function judgeUpgrade(facts: RequestFacts & { protocols: readonly string[
   return { ok: true };
 }
 
+const WRONG_BEARER = 'Missing or wrong bearer token (send Authorization: Bearer <token>)';
+
 /** `/mcp` takes the token the way HTTP MCP clients send one: `Authorization: Bearer <token>`. */
 export function judgeHttpBearer(
   facts: RequestFacts & { authorization: string | undefined },
@@ -99,8 +105,52 @@ export function judgeHttpBearer(
   const { token } = admission;
   if (!token) return { ok: false, status: 403, reason: NO_TOKEN_MCP_OFF };
   const match = /^Bearer\s+(\S+)\s*$/i.exec(facts.authorization ?? '');
-  if (!match || !tokensMatch(token, match[1]!)) {
-    return { ok: false, status: 401, reason: 'Missing or wrong bearer token (send Authorization: Bearer <token>)' };
+  if (!match || !tokensMatch(token, match[1]!)) return { ok: false, status: 401, reason: WRONG_BEARER };
+  return { ok: true };
+}
+
+/** A session's credential, as the MCP route checks it. */
+export interface SessionCredential {
+  sessionId: string;
+  credential: string;
+}
+
+/**
+ * `/mcp` (route '') and `/mcp/<session>`: the broker's token opens both; a session's credential
+ * opens its own session's route alone, while the session lives. A credential offered on another
+ * route is refused with 403 (it is valid, but not here), one that matches nothing with 401.
+ */
+export function judgeMcpBearer(
+  facts: RequestFacts & { authorization: string | undefined },
+  admission: Admission,
+  route: string,
+  credentials: Iterable<SessionCredential>,
+): Verdict {
+  const operator = judgeHttpBearer(facts, admission);
+  if (operator.ok || operator.status !== 401) return operator;
+  const offered = /^Bearer\s+(\S+)\s*$/i.exec(facts.authorization ?? '')?.[1];
+  if (!offered) return operator;
+  let owner: string | undefined;
+  // Every credential is compared, so the time taken says nothing about which one was close.
+  for (const { sessionId, credential } of credentials) {
+    if (tokensMatch(credential, offered)) owner = sessionId;
+  }
+  if (owner === undefined) {
+    return { ok: false, status: 401, reason: `${WRONG_BEARER}; a session's credential ends with its session` };
+  }
+  if (route === '') {
+    return {
+      ok: false,
+      status: 403,
+      reason: "This is an agent's session credential: it opens only its own session's /mcp/<session>, not /mcp",
+    };
+  }
+  if (route !== owner) {
+    return {
+      ok: false,
+      status: 403,
+      reason: "This credential belongs to another session: it opens only its own session's /mcp/<session>",
+    };
   }
   return { ok: true };
 }

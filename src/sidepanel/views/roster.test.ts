@@ -99,6 +99,28 @@ describe('roster chips', () => {
     roster.render([], false);
   });
 
+  it('caption a sign-in command as the agent’s own text, and offer nothing to press for a refused method', () => {
+    const root = document.createElement('nav');
+    document.body.append(root);
+    const actions = actionSpies();
+    const roster = new Roster(root, actions);
+    const signIn = signInOptions([
+      { type: 'terminal', id: 'login', name: 'Log in', _meta: { 'tabwright/terminalCommand': 'agent --login' } },
+      { type: 'terminal', id: 'bad', name: 'Quick login', _meta: { 'tabwright/refused': 'The broker will not.' } },
+    ]);
+    roster.render([view({ status: 'needs_signin', signIn })], false);
+    root.querySelector('button')!.click();
+    const details = root.nextElementSibling as HTMLElement;
+    const [good, bad] = [...details.querySelectorAll('li')];
+    expect(good!.querySelector('figure figcaption')!.textContent).toBe(
+      'Command as Demo gave it (the agent’s own text: read it before you run it):',
+    );
+    expect(good!.querySelector('figure pre code')!.textContent).toBe('agent --login');
+    expect(bad!.querySelector('.sign-in-refused')!.textContent).toBe('The broker will not.');
+    expect(bad!.querySelector('pre, button')).toBeNull();
+    roster.render([], false);
+  });
+
   it('show the current mode and model on the chip and switch them from the details', () => {
     const root = document.createElement('nav');
     document.body.append(root);

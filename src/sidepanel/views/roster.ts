@@ -141,7 +141,11 @@ export class Roster {
     this.render(this.#views, this.#actMode);
   }
 
-  /** Each sign-in method in words: what it is, what to run where, and the button that goes on. */
+  /**
+   * Each sign-in method in words: what it is, what to run where, and the button that goes on. A
+   * command is the agent's text, captioned as such; a method refused as unsafe says why and offers
+   * nothing to press.
+   */
   #signInSection(view: AgentView): HTMLElement {
     const id = view.profile.id;
     const methods = view.signIn.map((option) =>
@@ -149,17 +153,28 @@ export class Roster {
         'li',
         {},
         h('strong', {}, option.name),
-        option.description ? h('p', {}, option.description) : null,
-        option.instruction ? h('p', { className: 'sign-in-instruction' }, option.instruction) : null,
-        option.command ? h('pre', {}, h('code', {}, option.command)) : null,
-        h(
-          'button',
-          {
-            type: 'button',
-            onclick: () => (option.authenticates ? this.actions.signIn(id, option.id) : this.actions.reconnect(id)),
-          },
-          option.authenticates ? t('agentSignInWith', option.name) : t('agentSignInRetry', view.profile.name),
-        ),
+        option.description && !option.refused ? h('p', {}, option.description) : null,
+        option.instruction
+          ? h('p', { className: option.refused ? 'sign-in-refused' : 'sign-in-instruction' }, option.instruction)
+          : null,
+        option.command
+          ? h(
+              'figure',
+              { className: 'sign-in-command' },
+              h('figcaption', {}, t('agentSignInCommandFrom', view.profile.name)),
+              h('pre', {}, h('code', {}, option.command)),
+            )
+          : null,
+        option.refused
+          ? null
+          : h(
+              'button',
+              {
+                type: 'button',
+                onclick: () => (option.authenticates ? this.actions.signIn(id, option.id) : this.actions.reconnect(id)),
+              },
+              option.authenticates ? t('agentSignInWith', option.name) : t('agentSignInRetry', view.profile.name),
+            ),
       ),
     );
     return h(
