@@ -16,7 +16,7 @@ import type { Snapshot } from './snapshot-service';
 import type { PageToolContext, ToolContext } from './tool';
 import { REFUSED_REPLY } from './page-guard';
 import { armDialogs } from './dialogs';
-import { DialogHeld, heldUnreadText } from './dialog-holds';
+import { DialogHeld, heldUnreadText } from './dialogs';
 import { raceAbort } from '../shared/race-abort';
 import { TIMING_META, type ActionTiming } from '../contract/mcp';
 

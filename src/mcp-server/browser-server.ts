@@ -6,7 +6,7 @@ import { BROWSER_INSTRUCTIONS } from '../contract/browser-tools';
 import { unknownToolText } from '../contract/mcp';
 import { PageCommandError, type BrowserPort, type TabInfo } from './browser-port';
 import type { CallActivity } from './call-activity';
-import { heldMidCallText, heldText, type DialogHeld, type DialogHolds } from './dialog-holds';
+import { heldMidCallText, heldText, type DialogHeld, type DialogHolds } from './dialogs';
 import { dialogAnswerOf, type DialogPort } from './dialogs';
 import { DownloadWatch, reportStartedDownloads, type DownloadPort } from './downloads';
 import { auditUnknownTool, runGated, type SessionGrants } from './gates/call-gate';

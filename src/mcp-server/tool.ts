@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import type { PagePort, TabInfo, ToolBrowser } from './browser-port';
-import type { DialogHolds } from './dialog-holds';
+import type { DialogHolds } from './dialogs';
 import type { DialogAnswer, DialogPort } from './dialogs';
 import type { DownloadPort } from './downloads';
 import type { ResponseBuilder } from './response';

@@ -1,10 +1,10 @@
 /**
- * Feeds `DialogHolds` (mcp-server/dialog-holds.ts) from Chrome: on start, the dialogs the service
+ * Feeds `DialogHolds` (mcp-server/dialogs/holds.ts) from Chrome: on start, the dialogs the service
  * worker recorded before the panel opened; then the dialog relays' reports, and the tab closing or
  * its top document changing, which ends any dialog an earlier document showed. The check that a
  * page runs is a trivial script in its top frame.
  */
-import { DialogHolds, type ResponsivenessProbe } from '../mcp-server/dialog-holds';
+import { DialogHolds, type ResponsivenessProbe } from '../mcp-server/dialogs';
 import { recordedUserDialogs, userDialogReport } from './chrome-user-dialogs';
 
 export const chromeProbe: ResponsivenessProbe = {

@@ -3,8 +3,14 @@
  * `chrome.scripting` in the isolated world. A frame without the relay (a site that is not
  * allowed, or a document that loaded before the site was) simply has nothing to say.
  */
-import { ArmingClaims } from '../mcp-server/arming-claims';
-import type { DialogAnswer, DialogPort, DialogRecord, FrameDialogs, LeaveMode } from '../mcp-server/dialogs';
+import {
+  ArmingClaims,
+  type DialogAnswer,
+  type DialogPort,
+  type DialogRecord,
+  type FrameDialogs,
+  type LeaveMode,
+} from '../mcp-server/dialogs';
 import { ARMING_PORT_PREFIX } from '../page/dialogs/channel';
 
 type Relay = {

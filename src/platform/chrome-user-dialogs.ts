@@ -5,8 +5,12 @@
  * call there would wait on the page until the user answered.
  */
 import type { NativeDialog } from '../page/dialogs/channel';
-import { readNativeDialogMessage } from '../mcp-server/dialog-holds';
-import { OpenDialogs, readOpenDialogRecords, type OpenDialogRecord } from '../mcp-server/open-dialogs';
+import {
+  OpenDialogs,
+  readNativeDialogMessage,
+  readOpenDialogRecords,
+  type OpenDialogRecord,
+} from '../mcp-server/dialogs';
 
 const RECORD_KEY = 'userDialogs';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { heldText } from '../dialog-holds';
+import { heldText } from '../dialogs';
 import { leaveRefusal } from '../dialogs';
 import { namedTab } from '../tool-spec';
 import { defineTool } from '../tool';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { reportNewPage } from '../action-flow';
-import { DialogHeld, heldText, heldUnreadText } from '../dialog-holds';
+import { DialogHeld, heldText, heldUnreadText } from '../dialogs';
 import { leaveRefusal, restoreLeavePrompt } from '../dialogs';
 import { leaveDialogArg } from './action-args';
 import { urlArgument } from '../tool-spec';

@@ -1,10 +1,10 @@
 /**
  * The user's own dialogs the relays reported open, by tab and frame. The panel keeps them to know
- * which tabs a dialog may hold (dialog-holds.ts); the service worker keeps the same record in
+ * which tabs a dialog may hold (holds.ts); the service worker keeps the same record in
  * session storage, so a panel opened while such a dialog is up learns of it too.
  */
 import { z } from 'zod';
-import type { DialogKind } from './dialogs';
+import type { DialogKind } from './port';
 
 /** One open dialog, in the form session storage keeps it. */
 export interface OpenDialogRecord {

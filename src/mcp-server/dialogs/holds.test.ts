@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DialogHeld, DialogHolds, heldText, readNativeDialogMessage } from './dialog-holds';
-import { NATIVE_DIALOG_MESSAGE } from '../page/dialogs/channel';
+import { DialogHeld, DialogHolds, readNativeDialogMessage } from './holds';
+import { heldText } from './texts';
+import { NATIVE_DIALOG_MESSAGE } from '../../page/dialogs/channel';
 
 /** A browser whose tabs answer scripts, or not, as each test says; it counts the checks. */
 function probeOf(blocked: Set<number>) {

@@ -5,11 +5,12 @@
  * such a dialog opens and closes. Any page script can send the same words, so a tab counts as held
  * only while its top document also fails to run a trivial script within a short check.
  */
-import { PageCommandError } from './browser-port';
-import { PageErrorCode } from '../page/error-codes';
-import { NATIVE_DIALOG_MESSAGE, type NativeDialog } from '../page/dialogs/channel';
-import type { DialogKind } from './dialogs';
+import { NATIVE_DIALOG_MESSAGE, type NativeDialog } from '../../page/dialogs/channel';
+import { PageErrorCode } from '../../page/error-codes';
+import { PageCommandError } from '../browser-port';
 import { OpenDialogs, type OpenDialogRecord } from './open-dialogs';
+import type { DialogKind } from './port';
+import { heldText } from './texts';
 
 /** What the holds need from the browser. */
 export interface ResponsivenessProbe {
@@ -29,31 +30,6 @@ export function readNativeDialogMessage(message: unknown): NativeDialog | undefi
   if (type !== NATIVE_DIALOG_MESSAGE || !dialog || typeof dialog !== 'object') return undefined;
   if ((dialog.state !== 'open' && dialog.state !== 'closed') || !KINDS.has(dialog.kind)) return undefined;
   return { state: dialog.state, kind: dialog.kind as DialogKind };
-}
-
-function heldState(kind: DialogKind): string {
-  return (
-    `The page is showing its own ${kind} dialog, opened while no agent action ran. It belongs to the user, ` +
-    'and until they answer it in the tab the page runs nothing.'
-  );
-}
-
-/** Why a call on a held tab did nothing. */
-export function heldText(kind: DialogKind): string {
-  return `${heldState(kind)} Nothing was done. Ask the user to answer it, then try again.`;
-}
-
-/** Why a call stopped partway: what it did before stays; an action still on its way is refused by the page. */
-export function heldMidCallText(kind: DialogKind): string {
-  return (
-    `${heldState(kind)} The call stopped there: what it had done stays, and an action it had sent is not ` +
-    'done when the dialog is answered. Ask the user to answer it, then call snapshot.'
-  );
-}
-
-/** Why a page the call brought up could not be read. */
-export function heldUnreadText(kind: DialogKind): string {
-  return `${heldState(kind)} It could not be read; ask the user to answer it, then call snapshot.`;
 }
 
 export class DialogHeld extends PageCommandError {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ArmingClaims, type ArmingLine } from './arming-claims';
+import { ArmingClaims, type ArmingLine } from './claims';
 
 function line(): ArmingLine & { closed: boolean; drop(): void } {
   let onGone: (() => void) | undefined;

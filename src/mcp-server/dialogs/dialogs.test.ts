@@ -4,11 +4,11 @@
  * result quotes, the audit entry, and leaving a page that asks first.
  */
 import { describe, expect, it } from 'vitest';
-import type { DialogAnswer, DialogPort, FrameDialogs, LeaveMode } from './dialogs';
-import { browserTools } from './tools';
-import { inputJsonSchema } from './registry';
-import { fakeBrowser } from './gates/fake-browser';
-import { gatedServer, textOf } from './tools/gated-server-fixture';
+import type { DialogAnswer, DialogPort, FrameDialogs, LeaveMode } from './port';
+import { browserTools } from '../tools';
+import { inputJsonSchema } from '../registry';
+import { fakeBrowser } from '../gates/fake-browser';
+import { gatedServer, textOf } from '../tools/gated-server-fixture';
 
 const SITE = 'https://app.example';
 const OTHER = 'https://ads.example';
