@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import noImportCycle from './scripts/lint/no-import-cycle.js';
 
 /** Code that must stay testable in Node: no `chrome.*`, the browser is passed in. */
 const PURE = [
@@ -35,6 +36,12 @@ export default tseslint.config(
     },
   },
   { files: PURE, ignores: ['**/*.test.ts'], rules: noChrome },
+  {
+    // No module reaches itself through its imports, type-only imports included: layers stay layers.
+    files: ['src/**/*.ts', 'broker/**/*.ts'],
+    plugins: { tabwright: { rules: { 'no-import-cycle': noImportCycle } } },
+    rules: { 'tabwright/no-import-cycle': 'error' },
+  },
   {
     // The broker runs in Node and knows the panel only through the contract (wire facts, tool manifest).
     files: ['broker/**'],

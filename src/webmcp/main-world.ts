@@ -6,16 +6,9 @@
  * itself are read or run: Chromium's list can also hold tools of its frames, each marked with the
  * window that declared it.
  */
-import type { MainWorldAnswer } from './page-access';
-import type { DeclaredPageTool } from './page-tools';
-import type { Strictness } from './registered-hints';
+import type { MainWorldAnswer, PageToolsReading, Strictness } from './declared';
 
-/** What one reading of a document gives: Chromium's list, and the registration hook's records. */
-export interface PageToolsReading {
-  tools: DeclaredPageTool[];
-  /** The records of the hook (src/page/main-world/tool-registrations.ts) as JSON text, when a reader sits at the key. */
-  registrations?: string;
-}
+export type { PageToolsReading };
 
 export async function listPageToolsInMainWorld(registrationsKey: string): Promise<MainWorldAnswer<PageToolsReading>> {
   type Registered = Record<string, unknown> & { window?: unknown };

@@ -10,23 +10,18 @@
  * its own: they count only in a document the hook reached before any page script, which its
  * isolated-world half (out of the page's reach) vouches for.
  */
-import { PageCommandError } from '../mcp-server/browser-port';
+import { PageCommandError, tabGone } from '../mcp-server/browser-port';
 import { originOf } from '../mcp-server/gates/origin';
 import type { ReadDecision } from '../mcp-server/page-guard';
-import type { PageToolsReading } from './main-world';
-import type { DeclaredPageTool } from './page-tools';
-import { parseRegistrations, type Registrations, type Strictness } from './registered-hints';
+import type { DeclaredPageTool, MainWorldAnswer, PageToolsReading, Strictness } from './declared';
+import { parseRegistrations, type Registrations } from './registered-hints';
+
+export type { MainWorldAnswer };
 
 export interface TopDocument {
   url: string;
   documentId?: string;
 }
-
-/** Answers of the main-world functions (main-world.ts): `url` is where the page was when it answered. */
-export type MainWorldAnswer<T> =
-  | { ok: true; value: T; url: string }
-  /** `changed`: the page made the tool stricter than it was gated as, so it did not run. */
-  | { ok: false; error: string; url: string; changed?: true };
 
 /** What a run is held to: how the gates took the tool, and whether the hook's records count there. */
 export interface RunCheck {
@@ -68,7 +63,7 @@ export class PageToolsAccess {
 
   async #document(tabId: number, origin: string): Promise<TopDocument> {
     const top = await this.options.transport.topDocument(tabId).catch(() => undefined);
-    if (!top) throw new PageCommandError('The tab was closed.', 'tab-gone');
+    if (!top) throw tabGone();
     await this.#judge(top.url, origin, 'refused');
     return top;
   }

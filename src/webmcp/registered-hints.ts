@@ -8,10 +8,10 @@
  * a page can make a tool stricter by anything it says, never laxer.
  */
 import { z } from 'zod';
-import type { DeclaredPageTool } from './page-tools';
+import type { DeclaredPageTool, Strictness } from './declared';
 
 /** How a call is gated: run at once, confirmed (a "for this site" grant may cover it), or confirmed every time. */
-export type Strictness = 'read' | 'write' | 'every-call';
+export type { Strictness };
 
 const RANK: Record<Strictness, number> = { read: 0, write: 1, 'every-call': 2 };
 export const stricter = (a: Strictness, b: Strictness): Strictness => (RANK[a] >= RANK[b] ? a : b);
