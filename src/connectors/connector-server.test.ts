@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SessionGrants } from '../mcp-server/gates/call-gate';
 import type { AuditEntry, ConfirmAnswer, GateEnvironment } from '../mcp-server/gates/types';
-import { ConnectorToolServer } from './connector-server';
+import { connectorToolServer } from './connector-server';
 import { FakeTabPort } from './fake-tab-port';
 import { AuthExpiredError, ConnectorError, defineConnector, type Connector } from './sdk';
 
@@ -86,7 +86,7 @@ function serverWith(options: {
     audit: (entry) => audit.push(entry),
   };
   const port = new FakeTabPort({ pages: { '/': '<p>home</p>', '/things': '<ul><li>a</li><li>b</li><li>c</li></ul>' } });
-  const server = new ConnectorToolServer({
+  const server = connectorToolServer({
     id: connector.id,
     connector: () => connector,
     version: '9',

@@ -4,14 +4,13 @@
  * browser tools: non-destructive tools are reads, destructive ones need act mode and the user's
  * confirmation, and the connector's site must be allowed. Results are structured data plus text.
  */
-import { runGated, type SessionGrants } from '../mcp-server/gates/call-gate';
-import type { GateEnvironment } from '../mcp-server/gates/types';
 import type { TabInfo } from '../mcp-server/browser-port';
-import type { CallMeta, ToolServer } from '../mcp-server/mcp-core';
-import { describeArgumentErrors, ToolRegistry, type ToolListing } from '../mcp-server/registry';
+import type { CallSession } from '../mcp-server/call-session';
+import type { SessionGrants } from '../mcp-server/gates/call-gate';
+import type { GateEnvironment } from '../mcp-server/gates/types';
+import { GatedServer, type Offer, type ToolKind } from '../mcp-server/gated-server';
+import { describeArgumentErrors, ToolRegistry } from '../mcp-server/registry';
 import type { ToolSpec } from '../mcp-server/tool-spec';
-import { unknownToolText } from '../contract/mcp';
-import { ResponseBuilder, errorResult, type CallToolResult } from '../mcp-server/response';
 import { createConnectorContext, signInUrl, type ConnectorTabPort } from './context';
 import { AuthExpiredError, ConnectorError, renderData, type Connector, type ConnectorTool } from './sdk';
 
@@ -73,7 +72,7 @@ export function connectorInstructions(connector: Connector): string {
   );
 }
 
-export class ConnectorToolServer implements ToolServer {
+class ConnectorKind implements ToolKind<Registered> {
   #built: { connector: Connector; registry: ToolRegistry<Registered> } | undefined;
 
   constructor(private readonly options: ConnectorServerOptions) {}
@@ -103,50 +102,22 @@ export class ConnectorToolServer implements ToolServer {
     return connector ? connectorInstructions(connector) : `The ${this.options.id} connector was removed.`;
   }
 
-  list(): ToolListing[] {
+  offer(): Offer<Registered> {
     const connector = this.options.connector();
-    return connector && this.options.enabled() ? this.#registry(connector).list() : [];
-  }
-
-  async call(name: string, rawArgs: Record<string, unknown> | undefined, meta: CallMeta): Promise<CallToolResult> {
-    const connector = this.options.connector();
-    if (!connector) return errorResult(`The ${this.options.id} connector was removed from Tabwright.`);
+    if (!connector) return { closed: `The ${this.options.id} connector was removed from Tabwright.` };
     if (!this.options.enabled()) {
-      return errorResult(
-        `The ${connector.name} connector is turned off in Tabwright settings. Only the user can turn it on.`,
-      );
+      return {
+        closed: `The ${connector.name} connector is turned off in Tabwright settings. Only the user can turn it on.`,
+      };
     }
-    const registry = this.#registry(connector);
-    const entry = registry.lookup(name);
-    if (!entry) {
-      return errorResult(
-        unknownToolText(
-          name,
-          registry.list().map((listing) => listing.name),
-        ),
-      );
-    }
-    const options = this.options;
-    return runGated(
-      {
-        agentName: options.agentName(),
-        server: connector.id,
-        tool: entry,
-        rawArgs,
-        signal: meta.signal,
-        ...(options.exposed ? { exposed: options.exposed } : {}),
-        // The gates judge the connector's site; its own tab is opened only once they let the call through.
-        resolveTab: async () => this.#siteTab(connector),
-        execute: (args) => this.#execute(connector, entry.tool, args, meta.signal),
-      },
-      options.gates,
-      options.grants,
-    );
+    return this.#registry(connector);
   }
 
-  #siteTab(connector: Connector): TabInfo | undefined {
+  /** The gates judge the connector's site; its own tab is opened only once they let the call through. */
+  async findTab(): Promise<TabInfo | undefined> {
     const site = this.options.site();
-    if (!site) return undefined;
+    const connector = this.options.connector();
+    if (!site || !connector) return undefined;
     return {
       id: -1,
       windowId: this.options.windowId,
@@ -157,14 +128,10 @@ export class ConnectorToolServer implements ToolServer {
     };
   }
 
-  async #execute(
-    connector: Connector,
-    tool: ConnectorTool,
-    args: Record<string, unknown>,
-    signal: AbortSignal,
-  ): Promise<CallToolResult> {
+  async run(call: CallSession, entry: Registered, args: Record<string, unknown>): Promise<void> {
+    const connector = this.options.connector();
     const site = this.options.site();
-    if (!site) return errorResult(noSiteText(connector));
+    if (!connector || !site) throw new ConnectorError(connector ? noSiteText(connector) : 'The connector was removed.');
     const ctx = createConnectorContext({
       connectorId: connector.id,
       connectorName: connector.name,
@@ -173,35 +140,40 @@ export class ConnectorToolServer implements ToolServer {
       port: this.options.port,
       // Every URL the connector reaches meets the decision the browser tools meet.
       urlRefusal: (url) => this.options.gates.originRefusal(url),
-      signal,
+      signal: call.signal,
       log: (message) => this.options.log(connector, message),
     });
+    let result: Awaited<ReturnType<ConnectorTool['run']>>;
     try {
-      const result = await tool.run(args, ctx);
-      const shape = tool.output?.safeParse(result.data);
-      if (shape && !shape.success) {
-        // The listing promised this shape; an answer that breaks the promise is a connector bug, not data.
-        this.options.log(connector, `answer did not match its output schema: ${describeArgumentErrors(shape.error)}`);
-        return errorResult(
-          `The ${connector.name} connector read the page but its answer did not have the declared shape ` +
-            `(${describeArgumentErrors(shape.error)}). The site may have changed; tell the user.`,
-        );
-      }
-      this.options.onWorked(connector);
-      return new ResponseBuilder()
-        .structured(result.data)
-        .pageText(new URL(site).origin, result.text ?? renderData(result.data))
-        .build();
+      result = await entry.tool.run(args, ctx);
     } catch (error) {
-      if (signal.aborted) throw error;
-      if (error instanceof AuthExpiredError) {
+      if (error instanceof AuthExpiredError && !call.signal.aborted) {
         this.options.onSignedOut(connector, signInUrl(site, connector.auth));
-        return errorResult(error.message);
       }
-      if (error instanceof ConnectorError) return errorResult(error.message);
       throw error;
     }
+    const shape = entry.tool.output?.safeParse(result.data);
+    if (shape && !shape.success) {
+      // The listing promised this shape; an answer that breaks the promise is a connector bug, not data.
+      this.options.log(connector, `answer did not match its output schema: ${describeArgumentErrors(shape.error)}`);
+      throw new ConnectorError(
+        `The ${connector.name} connector read the page but its answer did not have the declared shape ` +
+          `(${describeArgumentErrors(shape.error)}). The site may have changed; tell the user.`,
+      );
+    }
+    this.options.onWorked(connector);
+    call.response.structured(result.data).pageText(new URL(site).origin, result.text ?? renderData(result.data));
   }
+}
+
+/** One connector's MCP server for one agent. */
+export function connectorToolServer(options: ConnectorServerOptions): GatedServer<Registered> {
+  return new GatedServer(new ConnectorKind(options), {
+    agentName: options.agentName,
+    gates: options.gates,
+    grants: options.grants,
+    ...(options.exposed ? { exposed: options.exposed } : {}),
+  });
 }
 
 export function noSiteText(connector: Connector): string {

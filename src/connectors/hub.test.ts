@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SessionGrants } from '../mcp-server/gates/call-gate';
-import type { GateEnvironment } from '../mcp-server/gates/types';
+import type { AuditEntry, GateEnvironment } from '../mcp-server/gates/types';
 import type { ConnectorSettings } from '../shared/settings';
 import { MemoryArea } from '../shared/stores';
 import { builtinConnectors } from './builtin';
@@ -19,8 +19,12 @@ function hubWith(allowed = true) {
   let settings: Record<string, ConnectorSettings> = {};
   const area = new MemoryArea();
   const changes: ServersChange[] = [];
+  const audited: AuditEntry[] = [];
   const gates = {
     originRefusal: async (url: string | undefined) => (allowed ? undefined : `Refused: ${url} is not an allowed site.`),
+    now: () => 0,
+    secretValues: () => [],
+    audit: (entry: AuditEntry) => void audited.push(entry),
   } as unknown as GateEnvironment;
   const hub = new ConnectorHub({
     version: '1',
@@ -41,7 +45,7 @@ function hubWith(allowed = true) {
   /** Every enabled connector's server for the agent (which of them it is offered is `AgentOffers`' call). */
   const serversFor = (facts: ReturnType<typeof agent>) =>
     hub.enabled().map((c) => ({ key: connectorServerKey(c.id), server: hub.serverFor(facts, c.id) }));
-  return { hub, area, changes, agent, serversFor, settings: () => settings };
+  return { hub, area, changes, agent, serversFor, audited, settings: () => settings };
 }
 
 describe('the connector hub', () => {
@@ -76,7 +80,7 @@ describe('the connector hub', () => {
   });
 
   it('imports a recipe, keeps it across loads, and announces a changed tool list when it is replaced', async () => {
-    const { hub, area, changes, agent, serversFor } = hubWith();
+    const { hub, area, changes, agent, serversFor, audited } = hubWith();
     const imported = await hub.importRecipe(RECIPE);
     expect('connector' in imported && imported.connector.kind).toBe('recipe');
     await hub.setEnabled('myredmine', true);
@@ -100,6 +104,8 @@ describe('the connector hub', () => {
       {},
       { signal: new AbortController().signal, requestId: '1' },
     );
+    // Refused like any call that cannot run, and audited.
+    expect(audited.at(-1)).toMatchObject({ tool: 'myredmine.my_issues', outcome: 'refused:exposure' });
     expect(removed).toMatchObject({
       isError: true,
       content: [{ text: 'The myredmine connector was removed from Tabwright.' }],

@@ -6,8 +6,9 @@
 import type { SessionGrants } from '../mcp-server/gates/call-gate';
 import type { GateEnvironment } from '../mcp-server/gates/types';
 import type { ToolServer } from '../mcp-server/mcp-core';
+import { ServerCache } from '../mcp-server/server-cache';
 import type { ConnectorSettings } from '../shared/settings';
-import { ConnectorToolServer } from './connector-server';
+import { connectorToolServer } from './connector-server';
 import { createConnectorContext, signInUrl, type ConnectorTabPort } from './context';
 import { ConnectorHealth, type HealthTimers } from './health';
 import { recipeToConnector } from './recipe/interpreter';
@@ -51,7 +52,7 @@ export const connectorServerKey = (id: string) => `connector:${id}`;
 export class ConnectorHub {
   readonly health: ConnectorHealth;
   #recipes: Connector[] = [];
-  readonly #servers = new Map<string, ConnectorToolServer>();
+  readonly #servers = new ServerCache();
   readonly #listeners = new Set<() => void>();
   readonly #serverListeners = new Set<(change: ServersChange) => void>();
 
@@ -131,12 +132,13 @@ export class ConnectorHub {
    * panel so its declared id stays put. Which agents are offered it is decided by `AgentOffers`.
    */
   serverFor(agent: AgentFacts, id: string): ToolServer {
-    const key = `${agent.id}:${id}`;
-    const cached = this.#servers.get(key);
-    if (cached) return cached;
     const connector = this.get(id);
     if (!connector) throw new Error(`There is no connector ${id}.`);
-    const server = new ConnectorToolServer({
+    return this.#servers.get(agent.id, id, () => this.#serverFor(agent, id, connector));
+  }
+
+  #serverFor(agent: AgentFacts, id: string, connector: Connector): ToolServer {
+    return connectorToolServer({
       id,
       connector: () => this.get(id),
       version: this.options.version,
@@ -155,8 +157,6 @@ export class ConnectorHub {
       onWorked: (c) => this.health.worked(c),
       log: (c, message) => this.options.log?.(c.id, message),
     });
-    this.#servers.set(key, server);
-    return server;
   }
 
   async #healthCheck(connector: Connector, signal: AbortSignal) {

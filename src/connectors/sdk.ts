@@ -3,6 +3,7 @@
  * tools (description, zod input, `destructive`, `run`) and a cheap health check. Tools act through
  * `ctx`, which works in the connector's own background tab and reads pages declaratively.
  */
+import { ToolFailure } from '../mcp-server/tool-failure';
 import type { z } from 'zod';
 import type { ExtractedRecord, FieldMap } from './fields';
 import type { FetchReply } from '../page/protocol';
@@ -131,7 +132,7 @@ export function defineConnector<Inputs extends Record<string, z.ZodObject>>(
 }
 
 /** The site signed the user out: the agent is told to ask the user to sign in. */
-export class AuthExpiredError extends Error {
+export class AuthExpiredError extends ToolFailure {
   constructor(message = 'The site asked for a sign-in.') {
     super(message);
     this.name = 'AuthExpiredError';
@@ -139,7 +140,7 @@ export class AuthExpiredError extends Error {
 }
 
 /** An expected failure the agent can act on ("no ticket with that id"): shown as the tool's error. */
-export class ConnectorError extends Error {
+export class ConnectorError extends ToolFailure {
   constructor(message: string) {
     super(message);
     this.name = 'ConnectorError';

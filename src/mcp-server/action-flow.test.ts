@@ -72,6 +72,7 @@ function fakeContext(options: {
     snapshots,
     checkDestination: async (url) => options.refused?.(url),
     isTabVisible: async () => true,
+    leave: async () => ({ signal: new AbortController().signal, done: async () => undefined }),
   } as PageToolContext;
   return { ctx, sent, snapshots };
 }

@@ -15,9 +15,7 @@ import type { ResponseBuilder } from './response';
 import type { Snapshot } from './snapshot-service';
 import type { PageToolContext, ToolContext } from './tool';
 import { REFUSED_REPLY } from './page-guard';
-import { armDialogs } from './dialogs';
 import { DialogHeld, heldUnreadText } from './dialogs';
-import { raceAbort } from '../shared/race-abort';
 import { TIMING_META, type ActionTiming } from '../contract/mcp';
 
 /** Page actions this flow runs; `actionId` is filled in here. */
@@ -121,8 +119,6 @@ export async function performAction(
   const actionId = randomId();
   const cancel = () => void page.run(tab.id, { op: 'cancelWait', waitId: actionId }, { frameId }).catch(() => {});
   ctx.signal.addEventListener('abort', cancel, { once: true });
-  // A dialog the action opens is answered as the call said, or dismissed; never left to block the page.
-  const dialogs = await armDialogs(ctx, tab.id, frameId);
   try {
     let reply: z.infer<typeof ActionReply> | undefined;
     let lost = false;
@@ -130,9 +126,9 @@ export async function performAction(
     const sent = performance.now();
     try {
       const signal = AbortSignal.any([ctx.signal, deadline]);
-      const arming = dialogs ? { dialogs: dialogs.arming } : {};
-      const action = { ...command, actionId, sentAt: Date.now(), ...arming } as ActionCommand;
-      reply = await page.run(tab.id, action, { frameId, signal });
+      const action = { ...command, actionId, sentAt: Date.now() } as ActionCommand;
+      // A dialog the action opens is answered as the call said, or dismissed; never left to block the page.
+      reply = await page.run(tab.id, action, { frameId, signal, arm: true });
     } catch (error) {
       if (ctx.signal.aborted) throw error;
       if (deadline.aborted) {
@@ -172,11 +168,9 @@ export async function performAction(
     if (reply?.settled?.settleMs !== undefined) timing.settleMs = reply.settled.settleMs;
     if (reply?.settled) timing.settleReason = reply.settled.reason;
     response.meta(TIMING_META, timing);
-    await dialogs?.report(response);
   } finally {
     ctx.signal.removeEventListener('abort', cancel);
     watch?.dispose();
-    await dialogs?.disarm();
   }
 }
 
@@ -203,18 +197,13 @@ export async function reportNewPage(
   line: string,
   options: { settle?: boolean } = {},
 ): Promise<void> {
-  // A page that opens a dialog as it loads is the user's to answer; reading it would wait on them.
-  const watch = ctx.holds?.watch(tab.id);
   try {
-    const held = await ctx.holds?.held(tab.id);
-    if (held) throw new DialogHeld(held);
-    await raceAbort(readNewPage(ctx, response, tab, line, options), watch?.signal);
+    await readNewPage(ctx, response, tab, line, options);
   } catch (error) {
-    if (!(error instanceof DialogHeld)) throw error;
+    // A page that opens a dialog as it loads is the user's to answer; its page port says so at once.
+    if (!(error instanceof DialogHeld) || ctx.signal.aborted) throw error;
     response.text(`${line}.`);
     response.text(heldUnreadText(error.kind));
-  } finally {
-    watch?.dispose();
   }
 }
 

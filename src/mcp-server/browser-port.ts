@@ -3,6 +3,7 @@
  * tests implement it over fakes. Nothing in here touches `chrome` itself.
  */
 import type { PageErrorCode } from '../page/error-codes';
+import { FAILURE_TEXT, ToolFailure } from './tool-failure';
 import type { PageCommand, PageReply } from '../page/protocol';
 import type { NavigationState, SettleOutcome } from './navigation-tracker';
 
@@ -26,6 +27,8 @@ export interface FrameInfo {
 export interface RunOptions {
   frameId?: number;
   signal?: AbortSignal;
+  /** The command is an action: the page's dialogs it opens are answered as the call says (src/mcp-server/dialogs/). */
+  arm?: boolean;
 }
 
 export interface SendOptions {
@@ -136,11 +139,16 @@ export interface ImagePart {
 export type ToolBrowser = Omit<BrowserPort, 'page'>;
 
 /** A failure the model should read: the page or tab could not do what was asked. */
-export class PageCommandError extends Error {
+export class PageCommandError extends ToolFailure {
   constructor(
     message: string,
     readonly code: PageErrorCode,
   ) {
     super(message);
   }
+}
+
+/** The tab the call worked in is gone. */
+export function tabGone(): PageCommandError {
+  return new PageCommandError(FAILURE_TEXT.tabClosed, 'tab-gone');
 }

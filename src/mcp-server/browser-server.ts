@@ -1,25 +1,23 @@
 /**
- * The browser-tools MCP server for one agent: the registry of browser tools behind the gates.
- * Page tools act on the active tab of the panel's own window.
+ * The browser tools, as a kind of the gated server: the registry of browser tools, the tab a call
+ * acts in (the active tab of the panel's window), and a tool's handler run with a context made
+ * from the call session.
  */
 import { BROWSER_INSTRUCTIONS } from '../contract/browser-tools';
-import { unknownToolText } from '../contract/mcp';
-import { PageCommandError, type BrowserPort, type TabInfo } from './browser-port';
+import type { BrowserPort, TabInfo } from './browser-port';
 import type { CallActivity } from './call-activity';
-import { heldMidCallText, heldText, type DialogHeld, type DialogHolds } from './dialogs';
-import { dialogAnswerOf, type DialogPort } from './dialogs';
+import type { CallSession } from './call-session';
+import type { DialogHolds, DialogPort } from './dialogs';
 import { DownloadWatch, reportStartedDownloads, type DownloadPort } from './downloads';
-import { auditUnknownTool, runGated, type SessionGrants } from './gates/call-gate';
-import { inspectTargets } from './gates/inspect-targets';
+import type { SessionGrants } from './gates/call-gate';
 import type { GateEnvironment } from './gates/types';
-import type { CallMeta, ToolServer } from './mcp-core';
-import { PageGuard } from './page-guard';
-import { raceAbort } from '../shared/race-abort';
+import { GatedServer, type ToolKind } from './gated-server';
 import { ToolRegistry } from './registry';
-import { ResponseBuilder, errorResult, type CallToolResult } from './response';
 import type { SnapshotService } from './snapshot-service';
 import type { TabQueue } from './tab-queue';
 import type { BrowserTool, ToolContext } from './tool';
+import { FAILURE_TEXT } from './tool-failure';
+import { PageCommandError } from './browser-port';
 
 export interface BrowserServerOptions {
   name: string;
@@ -45,9 +43,29 @@ export interface BrowserServerOptions {
   tabQueue?: TabQueue;
 }
 
-export class BrowserToolServer implements ToolServer {
-  readonly #registry: ToolRegistry<BrowserTool>;
+/** Tabs the call moves have other frames afterwards: the call's guard looks them up again. */
+function movingTabsForgetsFrames(browser: BrowserPort, call: CallSession): BrowserPort {
+  const moves = new Set<PropertyKey>(['navigate', 'goHistory', 'reload', 'createTab', 'activateTab', 'closeTab']);
+  return new Proxy(browser, {
+    get(target, key) {
+      const value = Reflect.get(target, key, target) as unknown;
+      if (typeof value !== 'function') return value;
+      const method = value as (...args: unknown[]) => unknown;
+      if (!moves.has(key)) return method.bind(target);
+      return async (...args: unknown[]) => {
+        try {
+          return await method.apply(target, args);
+        } finally {
+          call.guard.forgetFrames();
+        }
+      };
+    },
+  });
+}
+
+class BrowserKind implements ToolKind<BrowserTool> {
   readonly instructions = BROWSER_INSTRUCTIONS;
+  readonly #registry: ToolRegistry<BrowserTool>;
 
   constructor(private readonly options: BrowserServerOptions) {
     this.#registry = new ToolRegistry(options.name, options.tools);
@@ -61,131 +79,68 @@ export class BrowserToolServer implements ToolServer {
     return this.options.version;
   }
 
-  list() {
-    return this.#registry.list();
+  offer(): ToolRegistry<BrowserTool> {
+    return this.#registry;
   }
 
-  async call(name: string, rawArgs: Record<string, unknown> | undefined, meta: CallMeta): Promise<CallToolResult> {
-    const tool = this.#registry.lookup(name);
-    if (!tool) {
-      const text = unknownToolText(
-        name,
-        this.#registry.list().map((listing) => listing.name),
-      );
-      auditUnknownTool(this.options.gates, this.options.agentName(), this.options.name, name, rawArgs, text);
-      return errorResult(text);
-    }
-    return runGated(
-      {
-        agentName: this.options.agentName(),
-        server: this.options.name,
-        tool: tool as never,
-        rawArgs,
-        signal: meta.signal,
-        ...(this.options.exposed ? { exposed: this.options.exposed } : {}),
-        resolveTab: () => this.options.browser.activeTab(this.options.windowId),
-        tabs: this.options.browser,
-        inspectTargets: (args, typed, tab, describe) =>
-          this.#unlessHeld(tab.id, meta.signal, (signal) =>
-            inspectTargets(this.#guard(), tab.id, args, typed, describe, signal),
-          ),
-        ...(this.options.holds && tool.scope === 'page' ? { unavailable: (tab) => this.#heldReason(tab.id) } : {}),
-        execute: (args, tab) => this.#execute(tool, args, tab, meta.signal),
-      },
-      this.options.gates,
-      this.options.grants,
-    );
+  findTab(): Promise<TabInfo | undefined> {
+    return this.options.browser.activeTab(this.options.windowId);
   }
 
-  /** Runs `work`, ending it with `DialogHeld` once the user's dialog holds the tab. */
-  async #unlessHeld<T>(tabId: number, signal: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    const held = this.options.holds?.watch(tabId);
-    if (!held) return work(signal);
-    try {
-      return await raceAbort(work(AbortSignal.any([signal, held.signal])), held.signal);
-    } finally {
-      held.dispose();
-    }
-  }
-
-  async #heldReason(tabId: number): Promise<string | undefined> {
-    const kind = await this.options.holds?.held(tabId);
-    return kind ? heldText(kind) : undefined;
-  }
-
-  /** A page port for one call, bound to the gates' decision (page-guard.ts), its commands sent once `ready`. */
-  #guard(ready?: Promise<void>): PageGuard {
-    return new PageGuard(this.options.browser.page, (url) => this.options.gates.originRefusal(url), ready);
-  }
-
-  async #execute(
-    tool: BrowserTool,
-    args: Record<string, unknown>,
-    tab: TabInfo | undefined,
-    callSignal: AbortSignal,
-  ): Promise<CallToolResult> {
-    // A dialog of the user's that opens mid-call ends the call with its reason; the work stops too.
-    const held = tab && tool.scope === 'page' ? this.options.holds?.watch(tab.id) : undefined;
-    const signal = held ? AbortSignal.any([callSignal, held.signal]) : callSignal;
-    const response = new ResponseBuilder();
-    const checkDestination = (url: string | undefined) => this.options.gates.originRefusal(url);
-    // Page commands wait until what the call shows (the outline) is in place; the rest need not.
-    const contextFor = (shown?: Promise<void>): ToolContext => {
-      const page = this.#guard(shown);
-      return {
-        signal,
-        windowId: this.options.windowId,
-        browser: this.options.browser,
-        page,
-        snapshots: this.options.snapshots,
-        readPage: (at, options = {}) => this.options.snapshots.capture(page, at, { signal, ...options }),
-        checkDestination,
-        isTabVisible: async (url) => (await checkDestination(url)) === undefined,
-        ...(this.options.downloads ? { downloads: this.options.downloads } : {}),
-        ...(this.options.dialogs ? { dialogs: this.options.dialogs } : {}),
-        ...(this.options.holds ? { holds: this.options.holds } : {}),
-        // Only a write, confirmed by the user, may answer a dialog: a read's dialogs are always dismissed.
-        ...(tool.effect === 'write' && dialogAnswerOf(args.dialog) ? { dialog: dialogAnswerOf(args.dialog)! } : {}),
-      };
+  #context(call: CallSession): ToolContext {
+    const { options } = this;
+    const signal = call.workSignal ?? call.signal;
+    const page = call.page;
+    const checkDestination = (url: string | undefined) => call.decide(url);
+    return {
+      signal,
+      windowId: options.windowId,
+      browser: movingTabsForgetsFrames(options.browser, call),
+      page,
+      snapshots: options.snapshots,
+      readPage: (at, readOptions = {}) => options.snapshots.capture(page, at, { signal, ...readOptions }),
+      checkDestination,
+      isTabVisible: async (url) => (await checkDestination(url)) === undefined,
+      ...(options.downloads ? { downloads: options.downloads } : {}),
+      leave: async (tabId, verb) => call.dialogs?.leave(tabId, verb) ?? { signal, done: async () => undefined },
     };
+  }
+
+  async run(call: CallSession, tool: BrowserTool, args: Record<string, unknown>): Promise<void> {
+    const ctx = this.#context(call);
     const write = tool.effect === 'write';
     // Watching from before the handler runs: a click's download can begin before its result is in.
-    const watch = write && this.options.downloads?.reporting() ? new DownloadWatch(this.options.downloads) : undefined;
+    const downloads = this.options.downloads;
+    const watch = write && downloads?.reporting() ? new DownloadWatch(downloads) : undefined;
     try {
-      const work = async (shown?: Promise<void>) => {
-        const ctx = contextFor(shown);
-        if (tool.scope === 'page') {
-          // The gates resolved and checked the tab before the call got here.
-          if (!tab) throw new PageCommandError('There is no tab to act on.', 'no-tab');
-          await tool.handle(args as never, { ...ctx, tab }, response);
-        } else {
-          await tool.handle(args as never, ctx, response);
-        }
-      };
-      const run = async () => {
-        if (this.options.activity) {
-          const call = { tool: tool.name, write, target: tool.scope, tab, windowId: this.options.windowId, signal };
-          await this.options.activity.around({ ...call, checkDestination }, work);
-        } else {
-          await work();
-        }
-      };
-      const queued = () =>
-        tab && tool.scope === 'page' && this.options.tabQueue ? this.options.tabQueue.run(tab.id, signal, run) : run();
-      // Raced, because a command already sent to a held page cannot be called back.
-      await raceAbort(queued(), held?.signal);
-      if (watch && !response.isError) await reportStartedDownloads(watch, checkDestination, response, signal);
-    } catch (error) {
-      if (callSignal.aborted) throw error;
-      if (held?.signal.aborted) {
-        return new ResponseBuilder().error(heldMidCallText((held.signal.reason as DialogHeld).kind)).build();
+      if (tool.scope === 'page') {
+        // The gates resolved and checked the tab before the call got here.
+        if (!call.tab) throw new PageCommandError(FAILURE_TEXT.noTab, 'no-tab');
+        await tool.handle(args, { ...ctx, tab: call.tab }, call.response);
+      } else {
+        await tool.handle(args, ctx, call.response);
       }
-      if (error instanceof PageCommandError) return new ResponseBuilder().error(error.message).build();
-      throw error;
+      if (watch && !call.response.isError)
+        await reportStartedDownloads(watch, ctx.checkDestination, call.response, ctx.signal);
     } finally {
       watch?.dispose();
-      held?.dispose();
     }
-    return response.build();
   }
+}
+
+/** The browser-tools MCP server for one agent. */
+export function browserToolServer(options: BrowserServerOptions): GatedServer<BrowserTool> {
+  return new GatedServer(new BrowserKind(options), {
+    agentName: options.agentName,
+    gates: options.gates,
+    grants: options.grants,
+    ...(options.exposed ? { exposed: options.exposed } : {}),
+    page: options.browser.page,
+    tabs: options.browser,
+    windowId: options.windowId,
+    ...(options.holds ? { holds: options.holds } : {}),
+    ...(options.dialogs ? { dialogs: options.dialogs } : {}),
+    ...(options.tabQueue ? { tabQueue: options.tabQueue } : {}),
+    ...(options.activity ? { activity: options.activity } : {}),
+  });
 }

@@ -2,7 +2,7 @@
  * What the panel shows while a call works (the agent's tab group, the outline on the page): a hook
  * that wraps every call the gates let through, so neither the tools nor the gates know about it.
  */
-import type { TabInfo } from './browser-port';
+import type { PagePort, TabInfo } from './browser-port';
 
 export interface ActiveCall {
   tool: string;
@@ -14,6 +14,8 @@ export interface ActiveCall {
   signal: AbortSignal;
   /** The origin gate's decision for a URL, for a tab the call ends up in. */
   checkDestination(url: string): Promise<string | undefined>;
+  /** The call's own way into the page: what is shown there passes the gates the call passed. */
+  page: PagePort;
 }
 
 export interface CallActivity {

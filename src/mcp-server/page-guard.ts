@@ -9,8 +9,10 @@
 import { FRAME_GONE_TEXT, PageErrorCode } from '../page/error-codes';
 import { parseRef } from '../page/refs';
 import type { PageCommand, PageReply } from '../page/protocol';
+import { FAILURE_TEXT } from './tool-failure';
 import {
   PageCommandError,
+  tabGone,
   type FrameInfo,
   type PageAnswer,
   type PagePort,
@@ -72,14 +74,30 @@ function withheldText(refusal: string): string {
 }
 
 export class PageGuard implements PagePort {
+  /** Verdicts by exact URL, never by document: a route change within a document is decided again. */
   readonly #verdicts = new Map<string, Promise<string | undefined>>();
+  readonly #frameLists = new Map<number, Promise<FrameInfo[]>>();
+  /** What every command waits for before it is sent (what the call shows being in place). */
+  #ready: Promise<void> | undefined;
 
-  /** `ready`: what every command waits for before it is sent (what the call shows being in place). */
+  /**
+   * `keepFrames`: a tab's frames are looked up once until the page may have changed them (see
+   * `#frames`), for a caller that says when it moved a tab itself (`forgetFrames`). Without it
+   * every command looks them up.
+   */
   constructor(
     private readonly transport: PageTransport,
     private readonly decide: ReadDecision,
-    private readonly ready?: Promise<void>,
-  ) {}
+    ready?: Promise<void>,
+    private readonly keepFrames = false,
+  ) {
+    this.#ready = ready;
+  }
+
+  /** Commands from now on wait for `ready` before they are sent. */
+  waitFor(ready: Promise<void> | undefined): void {
+    this.#ready = ready;
+  }
 
   /** The decision for a URL, asked once per URL for the life of this guard (one tool call). */
   verdict(url: string): Promise<string | undefined> {
@@ -91,12 +109,36 @@ export class PageGuard implements PagePort {
     return verdict;
   }
 
-  async #frames(tabId: number): Promise<FrameInfo[]> {
-    try {
-      return await this.transport.frames(tabId);
-    } catch {
-      throw new PageCommandError('The tab was closed.', 'tab-gone');
+  /** A verdict the gates already reached for `url` in this call. */
+  seed(url: string, refusal: string | undefined): void {
+    this.#verdicts.set(url, Promise.resolve(refusal));
+  }
+
+  /** Every verdict is asked again (the settings may have changed while the user decided). */
+  forget(): void {
+    this.#verdicts.clear();
+  }
+
+  /**
+   * Each tab's frames, looked up once until the page may have changed them: an action was sent, a
+   * command failed, or the call moved the tab (`forgetFrames`). A page that changed them on its own
+   * meanwhile makes the next command fail on the document it was pinned to, never run elsewhere.
+   */
+  #frames(tabId: number): Promise<FrameInfo[]> {
+    let frames = this.keepFrames ? this.#frameLists.get(tabId) : undefined;
+    if (!frames) {
+      frames = this.transport.frames(tabId).catch(() => {
+        this.#frameLists.delete(tabId);
+        throw tabGone();
+      });
+      if (this.keepFrames) this.#frameLists.set(tabId, frames);
     }
+    return frames;
+  }
+
+  /** The tabs' frames are looked up afresh (the call navigated, reloaded or closed a tab). */
+  forgetFrames(): void {
+    this.#frameLists.clear();
   }
 
   frames(tabId: number): Promise<FrameInfo[]> {
@@ -116,24 +158,32 @@ export class PageGuard implements PagePort {
 
   /** As `run`, with the URL the reply was judged by (the document's own, or its deciding ancestor's). */
   async answer<C extends PageCommand>(tabId: number, command: C, options: RunOptions = {}): Promise<PageAnswer<C>> {
+    // A command asked for before what the call shows was set up (showing it, say) does not wait for it.
+    const ready = this.#ready;
     const frameId = options.frameId ?? frameForCommand(command);
     const frames = await this.#frames(tabId);
     const frame = frames.find((f) => f.frameId === frameId);
     if (!frame) {
-      throw new PageCommandError(
-        frameId === 0 ? 'The tab has no page to read.' : FRAME_GONE_TEXT,
-        PageErrorCode.FrameGone,
-      );
+      throw new PageCommandError(frameId === 0 ? FAILURE_TEXT.noPage : FRAME_GONE_TEXT, PageErrorCode.FrameGone);
     }
     const deciding = decidingUrl(frame, frames);
     const refusal = await this.verdict(deciding);
     if (refusal) throw new PageRefusal(refusedText(refusal), REFUSED_DOCUMENT, deciding, refusal);
-    await this.ready;
-    const answer = await this.transport.send(tabId, command, {
-      frameId,
-      ...(frame.documentId ? { documentId: frame.documentId } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    await ready;
+    let answer: PageAnswer<C>;
+    try {
+      answer = await this.transport.send(tabId, command, {
+        frameId,
+        ...(frame.documentId ? { documentId: frame.documentId } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    } catch (error) {
+      this.#frameLists.delete(tabId);
+      throw error;
+    } finally {
+      // An action may add, remove or move frames.
+      if (options.arm) this.#frameLists.delete(tabId);
+    }
     // Same document, perhaps a new URL (history.pushState): the reply is judged by where it was made.
     const replyUrl = inheritsOrigin(answer.url) ? deciding : answer.url;
     const late = replyUrl === deciding ? undefined : await this.verdict(replyUrl);

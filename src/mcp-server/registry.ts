@@ -26,6 +26,18 @@ export function outputJsonSchema(output: z.ZodObject): Record<string, unknown> {
   return schema;
 }
 
+/** How a tool is listed on the server `serverName`: derived from its spec, never written by hand. */
+export function listingOf(serverName: string, tool: ToolSpec): ToolListing {
+  return {
+    name: `${serverName}.${tool.name}`,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: tool.inputSchema ?? inputJsonSchema(tool.input),
+    ...(tool.output ? { outputSchema: outputJsonSchema(tool.output) } : {}),
+    annotations: annotationsOf(tool),
+  };
+}
+
 export class ToolRegistry<T extends ToolSpec> {
   readonly #tools = new Map<string, T>();
   readonly #listings = new Map<string, ToolListing>();
@@ -40,14 +52,7 @@ export class ToolRegistry<T extends ToolSpec> {
       if (!tool.description.trim()) throw new Error(`Tool ${tool.name} has no description`);
       if (!tool.title.trim()) throw new Error(`Tool ${tool.name} has no title`);
       this.#tools.set(tool.name, tool);
-      this.#listings.set(tool.name, {
-        name: `${serverName}.${tool.name}`,
-        title: tool.title,
-        description: tool.description,
-        inputSchema: inputJsonSchema(tool.input),
-        ...(tool.output ? { outputSchema: outputJsonSchema(tool.output) } : {}),
-        annotations: annotationsOf(tool),
-      });
+      this.#listings.set(tool.name, listingOf(serverName, tool));
     }
   }
 

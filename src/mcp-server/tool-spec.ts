@@ -29,6 +29,8 @@ export interface ToolSpec<Input extends z.ZodObject = z.ZodObject> {
   readonly title: string;
   readonly description: string;
   readonly input: Input;
+  /** The input's JSON Schema as listed, for a tool declared with one (a page's) rather than derived from `input`. */
+  readonly inputSchema?: Record<string, unknown>;
   /** The shape of the result's `structuredContent`, when the tool gives one (MCP `outputSchema`). */
   readonly output?: z.ZodObject;
   readonly effect: ToolEffect;
@@ -51,6 +53,17 @@ export interface ToolSpec<Input extends z.ZodObject = z.ZodObject> {
    * show their size in their place, never the contents.
    */
   readonly contentArgs?: readonly string[];
+  /** A write the user confirms on every call: no "for this site" grant is offered or honoured. */
+  readonly alwaysConfirm?: boolean;
+  /**
+   * The user's own open dialog in the call's tab blocks the call: its page runs nothing until the
+   * dialog is answered, so the call ends at once instead of waiting on it. Page tools by default.
+   */
+  readonly blockedByUserDialog?: boolean;
+}
+
+export function blockedByUserDialog(tool: Pick<ToolSpec, 'scope' | 'blockedByUserDialog'>): boolean {
+  return tool.blockedByUserDialog ?? tool.scope === 'page';
 }
 
 /** A destination given as the `url` argument. */

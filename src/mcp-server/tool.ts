@@ -4,8 +4,7 @@
  */
 import type { z } from 'zod';
 import type { PagePort, TabInfo, ToolBrowser } from './browser-port';
-import type { DialogHolds } from './dialogs';
-import type { DialogAnswer, DialogPort } from './dialogs';
+import type { Leaving } from './dialogs';
 import type { DownloadPort } from './downloads';
 import type { ResponseBuilder } from './response';
 import type { Snapshot, SnapshotService } from './snapshot-service';
@@ -27,12 +26,12 @@ export interface ToolContext {
   isTabVisible(url: string | undefined): Promise<boolean>;
   /** Chrome's downloads, when the panel can report them (absent in builds and tests without it). */
   readonly downloads?: DownloadPort;
-  /** The tab's dialog relays, when the browser has them (see dialogs.ts). */
-  readonly dialogs?: DialogPort;
-  /** Tabs held by the user's own dialogs, whose pages run nothing until the user answers. */
-  readonly holds?: DialogHolds;
-  /** The call's `dialog` argument: how to answer a dialog the call makes the page open. */
-  readonly dialog?: DialogAnswer;
+  /**
+   * Before the page in `tabId` is left (navigated, reloaded, closed): refused when the user's own
+   * dialog holds it, or when the page asks first and the call did not say to accept; otherwise the
+   * leave goes ahead, and `done` puts the page's own prompt back for the user.
+   */
+  leave(tabId: number, verb: string): Promise<Leaving>;
 }
 
 export interface PageToolContext extends ToolContext {

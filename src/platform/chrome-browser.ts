@@ -6,6 +6,7 @@
  */
 import {
   PageCommandError,
+  tabGone,
   type BrowserPort,
   type CaptureWatch,
   type ImagePart,
@@ -36,7 +37,7 @@ function toInfo(tab: chrome.tabs.Tab): TabInfo {
 
 async function currentTab(tabId: number): Promise<TabInfo> {
   const tab = await chrome.tabs.get(tabId).catch(() => undefined);
-  if (!tab) throw new PageCommandError('The tab was closed while it loaded.', 'tab-gone');
+  if (!tab) throw tabGone();
   return toInfo(tab);
 }
 

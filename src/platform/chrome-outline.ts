@@ -1,11 +1,9 @@
 /**
- * `OutlinePort` over the page agent. Showing goes through a page guard (which injects the agent on
- * first use, and only into a document the gates allow); hiding only asks an agent that is already
- * there, so a document the action navigated to is never injected just to remove an outline it
- * does not have.
+ * `OutlinePort` over the page agent. Showing goes through the call's own page guard (which injects
+ * the agent on first use, and only into a document the gates allow); hiding only asks an agent that
+ * is already there, so a document the action navigated to is never injected just to remove an
+ * outline it does not have.
  */
-import type { PageTransport } from '../mcp-server/browser-port';
-import { PageGuard, type ReadDecision } from '../mcp-server/page-guard';
 import type { OutlinePort } from '../presence/call-presence';
 
 /** Runs in the page; must not close over anything. */
@@ -15,14 +13,10 @@ function hideIfPresent(): void {
   agent?.handle({ op: 'outline', show: false });
 }
 
-export function chromeOutline(transport: PageTransport, decide: ReadDecision): OutlinePort {
+export function chromeOutline(): OutlinePort {
   return {
-    async show(tabId, label, colour, leaseMs) {
-      await new PageGuard(transport, decide).run(
-        tabId,
-        { op: 'outline', show: true, label, colour, leaseMs },
-        { frameId: 0 },
-      );
+    async show(page, tabId, label, colour, leaseMs) {
+      await page.run(tabId, { op: 'outline', show: true, label, colour, leaseMs }, { frameId: 0 });
     },
     async hide(tabId) {
       await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: hideIfPresent });

@@ -8,6 +8,7 @@
  */
 import {
   PageCommandError,
+  tabGone,
   type FrameInfo,
   type PageAnswer,
   type PageTransport,
@@ -59,7 +60,7 @@ export function explainScriptingError(error: unknown): PageCommandError {
       'no-access',
     );
   }
-  if (/No tab with id/i.test(message)) return new PageCommandError('The tab was closed.', 'tab-gone');
+  if (/No tab with id/i.test(message)) return tabGone();
   if (/error page/i.test(message)) return new PageCommandError('The tab is showing an error page.', 'error-page');
   if (
     /No frame with id|Frame with ID .* was removed|frame was removed|No document with id|document .*not found/i.test(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TabInfo } from '../mcp-server/browser-port';
+import type { PagePort, TabInfo } from '../mcp-server/browser-port';
 import type { ActiveCall } from '../mcp-server/call-activity';
 import { CallPresence, type OutlinePort } from './call-presence';
 import { colourFor, OUTLINE_COLOURS } from './colours';
@@ -16,7 +16,8 @@ const tab = (id: number, url = 'https://app.example/'): TabInfo => ({
 function setUp(options: { outlineOn?: () => boolean; front?: TabInfo; showFails?: boolean } = {}) {
   const log: string[] = [];
   const outline: OutlinePort = {
-    async show(tabId, label, colour) {
+    async show(page, tabId, label, colour) {
+      expect(page).toBe(callPage);
       log.push(`show ${tabId} ${label} ${colour}`);
       if (options.showFails) throw new Error('Cannot access a chrome:// URL');
     },
@@ -36,6 +37,15 @@ function setUp(options: { outlineOn?: () => boolean; front?: TabInfo; showFails?
   return { log, errors, presence };
 }
 
+/** The call's page port, which the outline must be shown through. */
+const callPage: PagePort = {
+  run: async () => {
+    throw new Error('the fake outline draws nothing');
+  },
+  frames: async () => [],
+  readableFrames: async () => [],
+};
+
 function call(overrides: Partial<ActiveCall> = {}): ActiveCall {
   return {
     tool: 'click',
@@ -45,6 +55,7 @@ function call(overrides: Partial<ActiveCall> = {}): ActiveCall {
     windowId: 1,
     signal: new AbortController().signal,
     checkDestination: async (url) => (url.startsWith('https://app.example') ? undefined : 'Refused: not allowed'),
+    page: callPage,
     ...overrides,
   };
 }

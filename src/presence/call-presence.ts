@@ -4,13 +4,14 @@
  * however it ends (done, failed, cancelled). Calls overlapping in one tab share the outline: it
  * goes when the last of them ends. Chrome is behind the ports.
  */
-import type { TabInfo } from '../mcp-server/browser-port';
+import type { PagePort, TabInfo } from '../mcp-server/browser-port';
 import type { ActiveCall, CallActivity } from '../mcp-server/call-activity';
 import { colourFor, OUTLINE_COLOURS } from './colours';
 import type { AgentRef, AgentTabGroups } from './tab-groups';
 
 export interface OutlinePort {
-  show(tabId: number, label: string, colour: string, leaseMs: number): Promise<void>;
+  /** Shows it through `page`, the call's own way into the page (so through its gates). */
+  show(page: PagePort, tabId: number, label: string, colour: string, leaseMs: number): Promise<void>;
   /** Removes it from the tab's current document, if that document has one; never injects anything. */
   hide(tabId: number): Promise<void>;
 }
@@ -50,12 +51,12 @@ export class CallPresence {
     const joined = tab ? this.options.groups.join(agent, tab.id) : Promise.resolve();
     const outlined = tab && call.write && this.options.outlineOn() ? tab.id : undefined;
     // The work starts beside the outline (arming dialogs, say) and waits for it before acting.
-    const shown = outlined !== undefined ? this.#begin(outlined, agent) : Promise.resolve();
+    const shown = outlined !== undefined ? this.#begin(call.page, outlined, agent) : Promise.resolve();
     try {
       await work(shown);
     } finally {
       await shown;
-      if (outlined !== undefined) await this.#end(outlined, agent);
+      if (outlined !== undefined) await this.#end(call.page, outlined, agent);
       await joined;
     }
     if (!tab && call.write && BRINGS_A_TAB.has(call.tool)) await this.#joinFront(agent, call);
@@ -67,28 +68,28 @@ export class CallPresence {
     await this.options.groups.join(agent, front.id);
   }
 
-  async #begin(tabId: number, agent: AgentRef): Promise<void> {
+  async #begin(page: PagePort, tabId: number, agent: AgentRef): Promise<void> {
     const acting = this.#acting.get(tabId) ?? [];
     acting.push(agent);
     this.#acting.set(tabId, acting);
-    await this.#show(tabId, agent);
+    await this.#show(page, tabId, agent);
   }
 
-  async #end(tabId: number, agent: AgentRef): Promise<void> {
+  async #end(page: PagePort, tabId: number, agent: AgentRef): Promise<void> {
     const acting = this.#acting.get(tabId) ?? [];
     const at = acting.indexOf(agent);
     if (at >= 0) acting.splice(at, 1);
     const still = acting.at(-1);
-    if (still) return this.#show(tabId, still);
+    if (still) return this.#show(page, tabId, still);
     this.#acting.delete(tabId);
     await this.options.outline.hide(tabId).catch((error: unknown) => this.options.onError?.(error));
   }
 
-  async #show(tabId: number, agent: AgentRef): Promise<void> {
+  async #show(page: PagePort, tabId: number, agent: AgentRef): Promise<void> {
     const colour = OUTLINE_COLOURS[colourFor(agent.id)];
     // A page that cannot show it (a browser page, a frame gone) still gets the action.
     await this.options.outline
-      .show(tabId, this.options.label(agent.name), colour, OUTLINE_LEASE_MS)
+      .show(page, tabId, this.options.label(agent.name), colour, OUTLINE_LEASE_MS)
       .catch((error: unknown) => this.options.onError?.(error));
   }
 }

@@ -3,6 +3,7 @@
  * settings, and a re-read whenever a tab loads, switches or closes. Which agents are offered
  * which site's tools is `AgentOffers`' call.
  */
+import type { TabQueue } from '../mcp-server/tab-queue';
 import type { SessionGrants } from '../mcp-server/gates/call-gate';
 import type { GateEnvironment } from '../mcp-server/gates/types';
 import type { OfferableServer } from './agent-offers';
@@ -20,6 +21,8 @@ export interface PanelPageToolsOptions {
   gates: GateEnvironment;
   grants: SessionGrants;
   store: SettingsStore;
+  /** Page calls on one tab, one at a time, shared with the browser tools. */
+  tabQueue: TabQueue;
 }
 
 export interface PanelPageTools {
@@ -39,6 +42,7 @@ export function startPageTools(options: PanelPageToolsOptions): PanelPageTools {
     origins: () => offeredPageToolSites(options.store.get()),
     gates: options.gates,
     grants: options.grants,
+    tabQueue: options.tabQueue,
     timers: {
       setInterval: (fn, ms) => setInterval(fn, ms),
       clearInterval: (handle) => clearInterval(handle as ReturnType<typeof setInterval>),

@@ -20,8 +20,6 @@ import { presenceSettingsSection } from './views/presence-settings';
 export interface PresenceOptions {
   windowId: number;
   browser: BrowserPort;
-  /** The gates' decision for a URL: the outline goes only on pages they allow. */
-  originRefusal(url: string): Promise<string | undefined>;
   /** Where the groups this panel made are remembered (session storage: they do not outlive the browser). */
   session: StorageArea;
   store: SettingsStore;
@@ -50,7 +48,7 @@ export async function startPresence(options: PresenceOptions): Promise<PanelPres
   addEventListener('pagehide', () => groups.abandon());
   const presence = new CallPresence({
     groups,
-    outline: chromeOutline(options.browser.page, (url) => options.originRefusal(url)),
+    outline: chromeOutline(),
     outlineOn: () => settings().agentOutline,
     label: (name) => t('agentWorkingHere', name),
     activeTab: (windowId) => options.browser.activeTab(windowId),

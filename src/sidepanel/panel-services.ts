@@ -6,12 +6,12 @@
 import { fetchProbe } from '../acp/failure';
 import { systemClock } from '../acp/clock';
 import { browserTools } from '../mcp-server/tools';
-import { BrowserToolServer } from '../mcp-server/browser-server';
+import { browserToolServer } from '../mcp-server/browser-server';
 import { SnapshotService } from '../mcp-server/snapshot-service';
-import type { ToolServer } from '../mcp-server/mcp-core';
 import { connectorServerKey } from '../connectors/hub';
 import { ChromeBrowser } from '../platform/chrome-browser';
 import { ChromeDialogs } from '../platform/chrome-dialogs';
+import { ServerCache } from '../mcp-server/server-cache';
 import { TabQueue } from '../mcp-server/tab-queue';
 import { watchDialogHolds } from '../platform/chrome-dialog-holds';
 import { SettingsStore } from '../shared/settings-store';
@@ -77,7 +77,6 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
   const presence = await startPresence({
     windowId,
     browser,
-    originRefusal: (url) => gates.originRefusal(url),
     session,
     store,
   });
@@ -92,16 +91,14 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
     notice: (text) => chat.notice(text),
   });
 
-  const pageTools = startPageTools({ windowId, version, gates, grants, store });
+  const pageTools = startPageTools({ windowId, version, gates, grants, store, tabQueue });
 
-  const browserServers = new Map<string, ToolServer>();
+  const browserServers = new ServerCache();
   const offers = new AgentOffers({
     store,
-    browserServer: (profile, agent) => {
-      const key = `${profile.id}:${profile.serverName}`;
-      let server = browserServers.get(key);
-      if (!server) {
-        server = new BrowserToolServer({
+    browserServer: (profile, agent) =>
+      browserServers.get(profile.id, profile.serverName, () =>
+        browserToolServer({
           name: profile.serverName,
           version,
           agentName: agent.name,
@@ -117,11 +114,8 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
           holds,
           tabQueue,
           activity: presence.activityFor(profile.id, agent.name),
-        });
-        browserServers.set(key, server);
-      }
-      return server;
-    },
+        }),
+      ),
     others: () => [
       ...connectors.hub.enabled().map((connector) => ({
         name: connector.id,

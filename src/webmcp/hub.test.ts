@@ -211,13 +211,13 @@ describe('PageToolsHub', () => {
     await hub.refreshAll();
     expect(hub.toolsOf(NOTES).find((tool) => tool.name === 'list_notes')).toMatchObject({
       effect: 'write',
-      consequential: true,
+      alwaysConfirm: true,
     });
     page.document = { ...page.document, documentId: 'doc-1b' };
     await hub.refreshAll();
     expect(hub.toolsOf(NOTES).find((tool) => tool.name === 'list_notes')).toMatchObject({
       effect: 'read',
-      consequential: false,
+      alwaysConfirm: false,
     });
   });
 

@@ -4,11 +4,14 @@
  * what the page registers and unregisters. One server per agent and site, kept for the life of
  * the panel so its declared id stays put. Pure: Chrome, the gates and the timer are passed in.
  */
+import type { ToolServer } from '../mcp-server/mcp-core';
+import { ServerCache } from '../mcp-server/server-cache';
+import type { TabQueue } from '../mcp-server/tab-queue';
 import type { TabInfo } from '../mcp-server/browser-port';
 import type { SessionGrants } from '../mcp-server/gates/call-gate';
 import type { GateEnvironment } from '../mcp-server/gates/types';
 import type { PageToolsAccess } from './page-access';
-import { PageToolServer, type PageToolCatalog } from './page-server';
+import { pageToolServer, type PageToolCatalog } from './page-server';
 import { pageServerName, readPageTools, type PageTool } from './page-tools';
 import { HintMemory, withRegisteredHints } from './registered-hints';
 
@@ -26,6 +29,8 @@ export interface PageToolsHubOptions {
   gates: GateEnvironment;
   grants: SessionGrants;
   timers: PageToolsTimers;
+  /** Page calls on one tab, one at a time, shared with the browser tools. */
+  tabQueue?: TabQueue;
   pollMs?: number;
   log?(message: string): void;
 }
@@ -45,7 +50,7 @@ export const PAGE_TOOLS_POLL_MS = 1500;
 
 export class PageToolsHub implements PageToolCatalog {
   readonly #catalog = new Map<string, { tools: PageTool[]; signature: string }>();
-  readonly #servers = new Map<string, PageToolServer>();
+  readonly #servers = new ServerCache();
   readonly #listeners = new Set<(change: PageToolsChange) => void>();
   /** Per site, the strictest each tool of its current document was seen at. */
   readonly #hints = new Map<string, HintMemory>();
@@ -161,12 +166,13 @@ export class PageToolsHub implements PageToolCatalog {
   }
 
   /** The site's page server for an agent: one per agent and origin, kept for the life of the panel. */
-  serverFor(agent: PageAgentFacts, origin: string): PageToolServer {
-    const key = `${agent.id}:${origin}`;
-    const cached = this.#servers.get(key);
-    if (cached) return cached;
+  serverFor(agent: PageAgentFacts, origin: string): ToolServer {
+    return this.#servers.get(agent.id, origin, () => this.#serverFor(agent, origin));
+  }
+
+  #serverFor(agent: PageAgentFacts, origin: string): ToolServer {
     const name = pageServerName(origin);
-    const server = new PageToolServer({
+    return pageToolServer({
       origin,
       version: this.options.version,
       agentName: agent.name,
@@ -177,8 +183,7 @@ export class PageToolsHub implements PageToolCatalog {
       access: this.options.access,
       gates: this.options.gates,
       grants: this.options.grants,
+      ...(this.options.tabQueue ? { tabQueue: this.options.tabQueue } : {}),
     });
-    this.#servers.set(key, server);
-    return server;
   }
 }

@@ -5,13 +5,13 @@
  * did not mark read-only is a write (act mode, confirmation), a consequential one is confirmed on
  * every call, and what comes back is the page's words, wrapped as untrusted.
  */
-import type { TabInfo } from '../mcp-server/browser-port';
-import { PageCommandError } from '../mcp-server/browser-port';
-import { auditUnknownTool, runGated, type SessionGrants } from '../mcp-server/gates/call-gate';
+import { PageCommandError, type TabInfo } from '../mcp-server/browser-port';
+import type { CallSession } from '../mcp-server/call-session';
+import type { SessionGrants } from '../mcp-server/gates/call-gate';
 import type { GateEnvironment } from '../mcp-server/gates/types';
-import type { CallMeta, ToolServer } from '../mcp-server/mcp-core';
-import type { ToolListing } from '../mcp-server/registry';
-import { ResponseBuilder, errorResult, type CallToolResult } from '../mcp-server/response';
+import { GatedServer, type Offer, type ToolKind } from '../mcp-server/gated-server';
+import { ToolRegistry } from '../mcp-server/registry';
+import type { TabQueue } from '../mcp-server/tab-queue';
 import type { PageToolsAccess } from './page-access';
 import { pageServerName, pageToolResult, strictnessOf, type PageTool } from './page-tools';
 
@@ -36,10 +36,13 @@ export interface PageServerOptions {
   access: PageToolsAccess;
   gates: GateEnvironment;
   grants: SessionGrants;
+  /** Page calls on one tab, one at a time, shared with the browser tools. */
+  tabQueue?: TabQueue;
 }
 
-export class PageToolServer implements ToolServer {
+class PageToolKind implements ToolKind<PageTool> {
   readonly name: string;
+  #built: { tools: readonly PageTool[]; registry: ToolRegistry<PageTool> } | undefined;
 
   constructor(private readonly options: PageServerOptions) {
     this.name = pageServerName(options.origin);
@@ -56,80 +59,65 @@ export class PageToolServer implements ToolServer {
     );
   }
 
-  list(): ToolListing[] {
-    return this.options.enabled() ? this.options.catalog.toolsOf(this.options.origin).map((tool) => tool.listing) : [];
-  }
-
-  #lookup(name: string): PageTool | undefined {
-    const bare = name.startsWith(`${this.name}.`) ? name.slice(this.name.length + 1) : name;
-    return this.options.catalog.toolsOf(this.options.origin).find((tool) => tool.name === bare);
-  }
-
-  async call(name: string, rawArgs: Record<string, unknown> | undefined, meta: CallMeta): Promise<CallToolResult> {
+  offer(): Offer<PageTool> {
     const { origin } = this.options;
     if (!this.options.enabled()) {
-      return errorResult(
-        `Page tools from ${origin} are turned off in Tabwright settings (or the site is no longer allowed). Only the user can turn them on.`,
-      );
+      return {
+        closed: `Page tools from ${origin} are turned off in Tabwright settings (or the site is no longer allowed). Only the user can turn them on.`,
+      };
     }
-    let tool = this.#lookup(name);
-    if (!tool) {
-      await this.options.catalog.refresh(origin);
-      tool = this.#lookup(name);
-    }
-    if (!tool) {
-      const known = this.list()
-        .map((listing) => listing.name)
-        .join(', ');
-      const text =
-        `The page at ${origin} does not declare ${name} now, or declares it in a way Tabwright does not offer ` +
-        `(the tab may have navigated or be closed). Tools it declares: ${known || 'none'}.`;
-      auditUnknownTool(this.options.gates, this.options.agentName(), this.name, name, rawArgs, text);
-      return errorResult(text);
-    }
-    const entry = tool;
-    const options = this.options;
-    return runGated(
-      {
-        agentName: options.agentName(),
-        server: this.name,
-        tool: { ...entry, alwaysConfirm: entry.consequential },
-        rawArgs,
-        signal: meta.signal,
-        ...(options.exposed ? { exposed: options.exposed } : {}),
-        resolveTab: () => options.findTab(origin),
-        execute: (args, tab) => this.#execute(entry, args, tab, meta.signal),
-      },
-      options.gates,
-      options.grants,
+    // Rebuilt only when the page's declarations were read anew.
+    const tools = this.options.catalog.toolsOf(origin);
+    if (this.#built?.tools !== tools) this.#built = { tools, registry: new ToolRegistry(this.name, tools) };
+    return this.#built.registry;
+  }
+
+  refresh(): Promise<void> {
+    return this.options.catalog.refresh(this.options.origin);
+  }
+
+  unknownText(name: string, known: readonly string[]): string {
+    return (
+      `The page at ${this.options.origin} does not declare ${name} now, or declares it in a way Tabwright does not offer ` +
+      `(the tab may have navigated or be closed). Tools it declares: ${known.join(', ') || 'none'}.`
     );
   }
 
-  async #execute(
-    tool: PageTool,
-    args: Record<string, unknown>,
-    tab: TabInfo | undefined,
-    signal: AbortSignal,
-  ): Promise<CallToolResult> {
+  findTab(): Promise<TabInfo | undefined> {
+    return this.options.findTab(this.options.origin);
+  }
+
+  async run(call: CallSession, tool: PageTool, args: Record<string, unknown>): Promise<void> {
     const { origin } = this.options;
-    if (!tab) return errorResult(`No tab is open on ${origin}.`);
+    if (!call.tab) throw new PageCommandError(`No tab is open on ${origin}.`, 'no-tab');
     try {
       // Held to how the gates took it: a page that made the tool stricter since gets no run.
-      const { raw } = await this.options.access.run(tab.id, origin, tool.name, args, signal, strictnessOf(tool));
-      return pageToolResult(raw, origin, tool.name);
+      const { raw } = await this.options.access.run(
+        call.tab.id,
+        origin,
+        tool.name,
+        args,
+        call.signal,
+        strictnessOf(tool),
+      );
+      pageToolResult(raw, origin, tool.name, call.response);
     } catch (error) {
-      if (signal.aborted) throw error;
-      if (error instanceof PageCommandError && error.code === 'page-tool') {
-        // The page's own error text is its words like any other.
-        return new ResponseBuilder()
-          .error(`${this.name}.${tool.name} failed in the page:`)
-          .pageText(origin, error.message)
-          .build();
-      }
-      if (error instanceof PageCommandError) return errorResult(error.message);
-      throw error;
+      if (!(error instanceof PageCommandError) || error.code !== 'page-tool' || call.signal.aborted) throw error;
+      // The page's own error text is its words like any other.
+      call.response.error(`${this.name}.${tool.name} failed in the page:`).pageText(origin, error.message);
     } finally {
       this.options.catalog.poke();
     }
   }
+}
+
+/** One site's page-tools MCP server for one agent. */
+export function pageToolServer(options: PageServerOptions): GatedServer<PageTool> {
+  return new GatedServer(new PageToolKind(options), {
+    agentName: options.agentName,
+    gates: options.gates,
+    grants: options.grants,
+    ...(options.exposed ? { exposed: options.exposed } : {}),
+    ...(options.tabQueue ? { tabQueue: options.tabQueue } : {}),
+  });
 }

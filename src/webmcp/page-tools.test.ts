@@ -9,8 +9,11 @@ const only = (tool: Parameters<typeof readPageTools>[0][number]) => {
   expect(skipped).toEqual([]);
   return tools[0]!;
 };
-const textOf = (result: ReturnType<typeof pageToolResult>) =>
-  result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+const textOf = (response: ReturnType<typeof pageToolResult>) =>
+  response
+    .build()
+    .content.map((block) => (block.type === 'text' ? block.text : ''))
+    .join('\n');
 
 describe('pageServerName', () => {
   it('names the server after the host and any port', () => {
@@ -25,7 +28,7 @@ describe('readPageTools', () => {
     expect(only({ name: 'save', description: 'Saves.' }).effect).toBe('write');
     const reader = only({ name: 'list', description: 'Lists.', annotations: { readOnlyHint: true } });
     expect(reader.effect).toBe('read');
-    expect(reader.consequential).toBe(false);
+    expect(reader.alwaysConfirm).toBe(false);
     expect(reader.scope).toBe('page');
     expect(reader.listing.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
   });
@@ -38,10 +41,10 @@ describe('readPageTools', () => {
     ]) {
       const tool = only({ name: 'pay', description: 'Pays.', annotations });
       expect(tool.effect).toBe('write');
-      expect(tool.consequential).toBe(true);
+      expect(tool.alwaysConfirm).toBe(true);
       expect(tool.description).toContain('the user confirms every call');
     }
-    expect(only({ name: 'pay', annotations: { consequentialHint: 'yes' } }).consequential).toBe(false);
+    expect(only({ name: 'pay', annotations: { consequentialHint: 'yes' } }).alwaysConfirm).toBe(false);
   });
 
   it('labels, cleans and caps what the page wrote', () => {
@@ -215,7 +218,7 @@ describe('pageToolResult', () => {
       ORIGIN,
       'd',
     );
-    expect(failed.isError).toBe(true);
+    expect(failed.build().isError).toBe(true);
     expect(textOf(failed)).toContain(wrapped('No note'));
     const long = textOf(pageToolResult(JSON.stringify('z'.repeat(MAX_RESULT_CHARS + 10)), ORIGIN, 'list'));
     expect(long).toContain(`cut at ${MAX_RESULT_CHARS} characters`);

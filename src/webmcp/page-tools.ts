@@ -7,36 +7,29 @@
  * Tabwright could not see the tool registered with (registered-hints.ts), ask the user every time.
  */
 import { z } from 'zod';
-import type { ToolListing } from '../mcp-server/registry';
-import { ResponseBuilder, type CallToolResult } from '../mcp-server/response';
+import { listingOf, type ToolListing } from '../mcp-server/registry';
+import { ResponseBuilder } from '../mcp-server/response';
 import type { ToolSpec } from '../mcp-server/tool-spec';
 import { MAX_SCHEMA_CHARS, readPageSchema, type PageSchema } from './page-schema';
 import { cleanPageText } from './page-text';
-import type { Strictness } from './registered-hints';
+import type { DeclaredPageTool, Strictness } from './declared';
+
+export type { DeclaredPageTool };
 
 export { cleanPageText } from './page-text';
 
-/** What the page's main world reports for one tool, before anything is trusted. */
-export interface DeclaredPageTool {
-  name?: unknown;
-  title?: unknown;
-  description?: unknown;
-  /** Chromium hands the schema back as JSON text; other implementations may give the object. */
-  inputSchema?: unknown;
-  annotations?: unknown;
-  /** Nothing says which hints the tool was registered with (registered-hints.ts): confirmed every call. */
-  hintsUnseen?: boolean;
-}
-
+/**
+ * A page's tool as a spec: `alwaysConfirm` when the page marked it consequential (or its hints
+ * could not be seen), `inputSchema` the page's schema as cleaned for listing.
+ */
 export interface PageTool extends ToolSpec {
-  /** The page marked it consequential: the user confirms every call, with no "for this site". */
-  readonly consequential: boolean;
+  /** How it is listed, kept to notice when the page changes what it declares. */
   readonly listing: ToolListing;
 }
 
 /** How the gates take the tool, which the page is held to when it runs. */
-export const strictnessOf = (tool: Pick<PageTool, 'consequential' | 'effect'>): Strictness =>
-  tool.consequential ? 'every-call' : tool.effect === 'read' ? 'read' : 'write';
+export const strictnessOf = (tool: Pick<PageTool, 'alwaysConfirm' | 'effect'>): Strictness =>
+  tool.alwaysConfirm ? 'every-call' : tool.effect === 'read' ? 'read' : 'write';
 
 export const MAX_PAGE_TOOLS = 32;
 const MAX_NAME = 64;
@@ -171,22 +164,17 @@ export function readPageTools(
     const description =
       `Page-provided tool declared by ${origin} (its description, input schema and results are untrusted page content${why}): ` +
       pageDescription;
-    tools.push({
+    const spec: ToolSpec = {
       name,
       title,
       description,
       input,
+      inputSchema: read.listed,
       effect,
       scope: 'page',
-      consequential,
-      listing: {
-        name: `${serverName}.${name}`,
-        title,
-        description,
-        inputSchema: read.listed,
-        annotations: { title, readOnlyHint: effect === 'read', destructiveHint: effect === 'write' },
-      },
-    });
+      alwaysConfirm: consequential,
+    };
+    tools.push({ ...spec, listing: listingOf(serverName, spec) });
   }
   return { tools, skipped };
 }
@@ -209,7 +197,12 @@ function textBlocks(value: unknown): { text: string; isError: boolean } | undefi
  * What the page's `execute` returned (Chromium serialises it to JSON text): an MCP-style result's
  * text blocks, a string as it is, anything else as JSON — always wrapped as the page's words.
  */
-export function pageToolResult(raw: string | null | undefined, origin: string, tool: string): CallToolResult {
+export function pageToolResult(
+  raw: string | null | undefined,
+  origin: string,
+  tool: string,
+  response = new ResponseBuilder(),
+): ResponseBuilder {
   let text: string;
   let isError = false;
   if (raw === null || raw === undefined) text = '(the page tool returned nothing)';
@@ -227,7 +220,6 @@ export function pageToolResult(raw: string | null | undefined, origin: string, t
   if (text.length > MAX_RESULT_CHARS) {
     text = `${text.slice(0, MAX_RESULT_CHARS)}\n… (cut at ${MAX_RESULT_CHARS} characters)`;
   }
-  const response = new ResponseBuilder();
   if (isError) response.error(`The page's ${tool} tool reported an error:`);
-  return response.pageText(origin, text).build();
+  return response.pageText(origin, text);
 }

@@ -106,6 +106,21 @@ describe('reads pinned to the document the gates checked', () => {
     expect(met.replaceAll('text "BLOCKED-ROUTE-HEADING"', '')).not.toMatch(BLOCKED);
   });
 
+  // Verdicts belong to addresses, never to documents: the same document at a blocklisted path is refused.
+  for (const after of [0, 50, 200]) {
+    it(`click: a route change to a blocklisted path ${after} ms into the action is not read`, async () => {
+      await tab.goto(rig.fixtures.url(`/gates/router.html?clickAfter=${after}`));
+      const snapshot = textOf(await rig.call('snapshot'));
+      const ref = /button "Open account" \[ref=(\w+)\]/.exec(snapshot)?.[1];
+      expect(ref, snapshot).toBeDefined();
+      const result = await rig.call('click', { ref });
+      const text = textOf(result);
+      await tab.waitForURL(/blocked\/route/);
+      expect(text).not.toMatch(BLOCKED);
+      expect(text).toMatch(REFUSED);
+    });
+  }
+
   describe('an about:blank frame inside a not-allowed frame inside an allowed page', () => {
     /** Chrome's frame id of the about:blank frame whose parent is on the not-allowed site. */
     async function blankFrameId(): Promise<number> {

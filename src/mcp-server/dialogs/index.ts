@@ -4,6 +4,7 @@
  * rest of the panel uses is exported here; the modules beside it are this folder's own.
  */
 export { armDialogs, dialogAnswerOf, type ArmedDialogs, type ArmingContext } from './arming';
+export { CallDialogs, dialogAwarePage, type CallDialogsOptions, type Leaving } from './call-dialogs';
 export { ArmingClaims, type ArmingLine } from './claims';
 export { DialogHeld, DialogHolds, readNativeDialogMessage, type ResponsivenessProbe } from './holds';
 export { leaveRefusal, restoreLeavePrompt, type LeaveContext } from './leave';

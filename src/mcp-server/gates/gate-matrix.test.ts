@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { BrowserToolServer } from '../browser-server';
+import { browserToolServer } from '../browser-server';
 import { fakeDownloads } from '../fake-downloads';
 import { inputJsonSchema } from '../registry';
 import { MemoryRefCounters, SnapshotService } from '../snapshot-service';
@@ -123,7 +123,7 @@ async function runCase(tool: BrowserTool, act: boolean, site: Site, answer: Conf
     },
     audit: (entry) => audit.push(entry),
   });
-  const server = new BrowserToolServer({
+  const server = browserToolServer({
     name: 'tabwright',
     version: '0',
     agentName: () => 'Agent',

@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { heldText } from '../dialogs';
-import { leaveRefusal } from '../dialogs';
 import { namedTab } from '../tool-spec';
 import { defineTool } from '../tool';
 import { leaveDialogArg } from './action-args';
@@ -26,12 +24,13 @@ export const closeTab = defineTool({
     if (/^chrome-extension:/i.test(tab.url ?? '')) {
       return void response.error(`Tab ${args.tabId} is an extension page; Tabwright does not close those.`);
     }
-    // Asking the page whether leaving would prompt waits on it, and the user's dialog is theirs to answer.
-    const held = await ctx.holds?.held(tab.id);
-    if (held) return void response.error(heldText(held));
-    const asks = await leaveRefusal(ctx, tab.id, 'close');
-    if (asks) return void response.error(asks);
-    await ctx.browser.closeTab(tab.id);
+    const leaving = await ctx.leave(tab.id, 'close');
+    if (leaving.refusal) return void response.error(leaving.refusal);
+    try {
+      await ctx.browser.closeTab(tab.id);
+    } finally {
+      await leaving.done();
+    }
     const remaining = await listTabs(ctx);
     response.text(`Closed tab ${tab.id}. Open tabs:`);
     response.pageText('open tabs', remaining.text);

@@ -1,7 +1,7 @@
 /** A browser tool server over a fake browser on an allowed site, recording what the gates saw and sent. */
 import type { PageCommand } from '../../page/protocol';
 import type { DialogPort } from '../dialogs';
-import { BrowserToolServer } from '../browser-server';
+import { browserToolServer } from '../browser-server';
 import { Blocklist, SHIPPED_BLOCKLIST } from '../gates/blocklist';
 import { SessionGrants } from '../gates/call-gate';
 import { createGateEnvironment } from '../gates/environment';
@@ -40,7 +40,7 @@ export function gatedServer(
     },
     audit: (entry) => audit.push(entry),
   });
-  const server = new BrowserToolServer({
+  const server = browserToolServer({
     name: 'tabwright',
     version: '0',
     agentName: () => 'Agent',

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { reportNewPage } from '../action-flow';
-import { leaveRefusal, restoreLeavePrompt } from '../dialogs';
 import { leaveDialogArg } from './action-args';
 import { defineTool } from '../tool';
 
@@ -15,13 +14,13 @@ export const history = defineTool({
   scope: 'page',
   input: z.object({ direction: z.enum(['back', 'forward']).describe('back or forward'), dialog: leaveDialogArg }),
   async handle(args, ctx, response) {
-    const asks = await leaveRefusal(ctx, ctx.tab.id, `go ${args.direction}`);
-    if (asks) return void response.error(asks);
+    const leaving = await ctx.leave(ctx.tab.id, `go ${args.direction}`);
+    if (leaving.refusal) return void response.error(leaving.refusal);
     try {
       const tab = await ctx.browser.goHistory(ctx.tab.id, args.direction, ctx.signal);
       await reportNewPage(ctx, response, tab, `Went ${args.direction} to ${tab.url ?? 'the previous page'}`);
     } finally {
-      await restoreLeavePrompt(ctx, ctx.tab.id);
+      await leaving.done();
     }
   },
 });

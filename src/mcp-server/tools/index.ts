@@ -48,4 +48,4 @@ export const browserTools: readonly BrowserTool[] = [
   newTab,
   switchTab,
   closeTab,
-] as unknown as BrowserTool[];
+];

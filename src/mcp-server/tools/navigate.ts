@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { reportNewPage } from '../action-flow';
-import { DialogHeld, heldText, heldUnreadText } from '../dialogs';
-import { leaveRefusal, restoreLeavePrompt } from '../dialogs';
+import { DialogHeld, heldUnreadText } from '../dialogs';
 import { leaveDialogArg } from './action-args';
 import { urlArgument } from '../tool-spec';
 import { defineTool, type ToolContext } from '../tool';
@@ -59,26 +58,18 @@ export const navigate = defineTool({
     if (refusal) return void response.error(refusal);
     const tab = await tabToNavigate(ctx);
     if (typeof tab === 'string') return void response.error(tab);
-    // The leave check waits on the page, and leaving would throw away the user's dialog.
-    const held = await ctx.holds?.held(tab.id);
-    if (held) return void response.error(heldText(held));
-    const asks = await leaveRefusal(ctx, tab.id, 'navigate');
-    if (asks) return void response.error(asks);
-    // A page that asks its user while it loads never finishes loading until they answer.
-    const watch = ctx.holds?.watch(tab.id);
+    const leaving = await ctx.leave(tab.id, 'navigate');
+    if (leaving.refusal) return void response.error(leaving.refusal);
     try {
-      const loaded = await ctx.browser.navigate(tab.id, args.url, anySignal(ctx.signal, watch?.signal));
+      const loaded = await ctx.browser.navigate(tab.id, args.url, leaving.signal);
       await reportNewPage(ctx, response, loaded, `Navigated to ${args.url}`);
     } catch (error) {
+      // A page that asks its user while it loads never finishes loading until they answer.
       if (!(error instanceof DialogHeld) || ctx.signal.aborted) throw error;
       response.text(`Navigated to ${args.url}.`);
       response.text(heldUnreadText(error.kind));
     } finally {
-      watch?.dispose();
-      await restoreLeavePrompt(ctx, tab.id);
+      await leaving.done();
     }
   },
 });
-
-const anySignal = (signal: AbortSignal, other: AbortSignal | undefined) =>
-  other ? AbortSignal.any([signal, other]) : signal;

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { reportNewPage } from '../action-flow';
-import { leaveRefusal, restoreLeavePrompt } from '../dialogs';
 import { leaveDialogArg } from './action-args';
 import { defineTool } from '../tool';
 
@@ -17,8 +16,8 @@ export const reload = defineTool({
     dialog: leaveDialogArg,
   }),
   async handle(args, ctx, response) {
-    const asks = await leaveRefusal(ctx, ctx.tab.id, 'reload');
-    if (asks) return void response.error(asks);
+    const leaving = await ctx.leave(ctx.tab.id, 'reload');
+    if (leaving.refusal) return void response.error(leaving.refusal);
     try {
       const tab = await ctx.browser.reload(ctx.tab.id, args.bypassCache, ctx.signal);
       await reportNewPage(
@@ -28,7 +27,7 @@ export const reload = defineTool({
         `Reloaded ${tab.url ?? 'the page'}${args.bypassCache ? ' (bypassing the cache)' : ''}`,
       );
     } finally {
-      await restoreLeavePrompt(ctx, ctx.tab.id);
+      await leaving.done();
     }
   },
 });

@@ -37,6 +37,7 @@ function setUp() {
     readPage: (tab) => snapshots.capture(page, tab),
     checkDestination,
     isTabVisible: async () => true,
+    leave: async () => ({ signal: new AbortController().signal, done: async () => undefined }),
   };
   return { browser, ctx, composed };
 }

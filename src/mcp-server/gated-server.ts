@@ -1,0 +1,291 @@
+/**
+ * The one MCP server every kind of tool is served by — browser tools, connector tools, page-
+ * declared tools — and the one path a call takes through it: the registry, then the gates in their
+ * order (arguments, kill switch, exposure, act mode, target, origin, screenshots), the user's own
+ * dialog, the page asked what the targets are, the confirmation and the gates again after it, then
+ * the tool, one call at a time per tab. A kind says only which tools it has, which tab a call acts
+ * in and how a call runs. The gates return verdicts; failures become error results in one place
+ * (`CallSession.fail`); every call is audited once.
+ */
+import { unknownToolText } from '../contract/mcp';
+import type { PageTransport, TabInfo } from './browser-port';
+import type { CallActivity } from './call-activity';
+import { CallSession } from './call-session';
+import { DialogHeld, dialogAnswerOf, heldMidCallText, heldText, type DialogHolds, type DialogPort } from './dialogs';
+import { auditUnknownTool, checkGates, REFUSALS, type SessionGrants } from './gates/call-gate';
+import { elementTargets, inspectTargets, targetKey } from './gates/inspect-targets';
+import type { ConfirmRequest, ConfirmTarget, GateEnvironment } from './gates/types';
+import type { CallMeta, ToolServer } from './mcp-core';
+import { describeArgumentErrors, type ToolListing, type ToolRegistry } from './registry';
+import type { CallToolResult } from './response';
+import { raceAbort } from '../shared/race-abort';
+import type { TabQueue } from './tab-queue';
+import { blockedByUserDialog, type TabLookup, type ToolSpec } from './tool-spec';
+import { ToolFailure } from './tool-failure';
+
+/** Why a kind offers no tools now, said to the agent; or its registry. */
+export type Offer<T extends ToolSpec> = ToolRegistry<T> | { closed: string };
+
+export interface ToolKind<T extends ToolSpec> {
+  readonly name: string;
+  readonly version: string;
+  readonly instructions?: string;
+  /** The tools offered now. */
+  offer(): Offer<T>;
+  /** Looks again for tools the offer did not have (a page may have declared one since). */
+  refresh?(): Promise<void>;
+  /** What to say of a name the offer does not have. */
+  unknownText?(name: string, known: readonly string[]): string;
+  /** The tab a call of `tool` acts in (asked only for tools that act in place). */
+  findTab(tool: T): Promise<TabInfo | undefined>;
+  /** Runs a call the gates let through, writing its answer into `call.response`. */
+  run(call: CallSession, tool: T, args: Record<string, unknown>): Promise<void>;
+}
+
+export interface GatedServerOptions {
+  agentName(): string;
+  gates: GateEnvironment;
+  grants: SessionGrants;
+  /** Whether the agent is still offered this server; read on every call. */
+  exposed?(): boolean;
+  /** The way into pages, for kinds whose tools read or act in one. */
+  page?: PageTransport;
+  /** Looks up tabs named by id, for a tool's `destination`. */
+  tabs?: TabLookup;
+  /** Tabs held by the user's own dialogs: calls a dialog blocks end at once instead of waiting on it. */
+  holds?: DialogHolds;
+  /** The tabs' dialog relays: actions answer or dismiss the dialogs they open, leaves ask first. */
+  dialogs?: DialogPort;
+  /** Calls on one tab, one at a time, shared by every server of the panel. */
+  tabQueue?: TabQueue;
+  /** What the user sees while a call works (tab group, outline). */
+  activity?: CallActivity;
+  windowId?: number;
+}
+
+const NO_TABS: TabLookup = { getTab: async () => undefined };
+
+/** Where a call acts: in a tab or on a connector's site (both resolved as a tab), or on the tab set. */
+const actsInPlace = (tool: ToolSpec) => tool.scope !== 'tabs';
+
+export class GatedServer<T extends ToolSpec> implements ToolServer {
+  constructor(
+    private readonly kind: ToolKind<T>,
+    private readonly options: GatedServerOptions,
+  ) {}
+
+  get name(): string {
+    return this.kind.name;
+  }
+
+  get version(): string {
+    return this.kind.version;
+  }
+
+  get instructions(): string | undefined {
+    return this.kind.instructions;
+  }
+
+  list(): ToolListing[] {
+    const offer = this.kind.offer();
+    return 'closed' in offer ? [] : offer.list();
+  }
+
+  async #lookup(name: string): Promise<T | { refusal: string; gate: 'exposure' | 'arguments' }> {
+    let offer = this.kind.offer();
+    if ('closed' in offer) return { refusal: offer.closed, gate: 'exposure' };
+    let tool = offer.lookup(name);
+    if (!tool && this.kind.refresh) {
+      await this.kind.refresh();
+      offer = this.kind.offer();
+      if ('closed' in offer) return { refusal: offer.closed, gate: 'exposure' };
+      tool = offer.lookup(name);
+    }
+    if (tool) return tool;
+    const known = offer.list().map((listing) => listing.name);
+    return { refusal: this.kind.unknownText?.(name, known) ?? unknownToolText(name, known), gate: 'arguments' };
+  }
+
+  async call(name: string, rawArgs: Record<string, unknown> | undefined, meta: CallMeta): Promise<CallToolResult> {
+    const { gates } = this.options;
+    const found = await this.#lookup(name);
+    if ('refusal' in found) {
+      auditUnknownTool(gates, this.options.agentName(), this.name, name, rawArgs, found.refusal, found.gate);
+      return { isError: true, content: [{ type: 'text', text: found.refusal }] };
+    }
+    const tool = found;
+    const session = new CallSession(
+      { agentName: this.options.agentName(), server: this.name, tool, rawArgs, signal: meta.signal },
+      gates,
+      this.options.page,
+    );
+    try {
+      return await this.#gated(session, tool);
+    } catch (error) {
+      return await session.fail(error);
+    }
+  }
+
+  async #gated(session: CallSession, tool: T): Promise<CallToolResult> {
+    const { gates, grants } = this.options;
+    const { agentName, server, signal, rawArgs } = session.facts;
+    const parsed = tool.input.safeParse(rawArgs ?? {});
+    if (!parsed.success) {
+      return session.refuse(
+        'arguments',
+        `Invalid arguments for ${tool.name}: ${describeArgumentErrors(parsed.error)}. Nothing was done.`,
+      );
+    }
+    const args = parsed.data as Record<string, unknown>;
+    if (signal.aborted) return session.cancelled();
+    if (this.options.page && (this.options.dialogs || this.options.holds)) {
+      session.useDialogs({
+        port: this.options.dialogs,
+        holds: this.options.holds,
+        // Only a write, confirmed by the user, may answer a dialog: a read's dialogs are always dismissed.
+        answer: tool.effect === 'write' ? dialogAnswerOf(args.dialog) : undefined,
+      });
+    }
+
+    // What the user is asked about is what the gates checked.
+    const destinationOf = () => tool.destination?.(args, this.options.tabs ?? NO_TABS);
+    const check = async () => {
+      const tab = !gates.killed() && actsInPlace(tool) ? await this.kind.findTab(tool) : undefined;
+      const destination = gates.killed() ? undefined : await destinationOf();
+      return checkGates({ tool, exposed: this.options.exposed, tab }, gates, destination);
+    };
+    const before = await check();
+    session.place.origin = before.checked.origin;
+    if (before.checked.destination !== undefined) session.place.destination = before.checked.destination;
+    if (before.refused) return session.refuse(before.refused.gate, before.refused.text);
+    session.tab = before.checked.tab;
+    session.allowed(session.tab?.url);
+    const { origin, destination } = session.place;
+
+    const held = await this.#held(session, tool);
+    if (held) return held;
+    if (signal.aborted) return session.cancelled();
+
+    const granted = () => !tool.alwaysConfirm && grants.has(agentName, server, tool.name, origin, destination);
+    const asking = tool.effect === 'write' && !granted();
+    const described = await this.#inspect(session, tool, args, asking);
+    if (described === 'held') return (await this.#held(session, tool))!;
+
+    if (asking) {
+      const request: ConfirmRequest = {
+        agentName,
+        server,
+        tool: tool.name,
+        origin,
+        ...(destination !== undefined && destination !== origin ? { destination } : {}),
+        args: session.shownArgs,
+        ...(session.tab?.url ? { url: session.tab.url } : {}),
+        ...(described?.length ? { targets: described } : {}),
+        ...(tool.alwaysConfirm ? { everyTime: true } : {}),
+      };
+      const answer = await gates.confirm(request, signal);
+      if (answer === 'cancelled' || signal.aborted) return session.cancelled();
+      if (answer === 'deny') return session.refuse('confirmation', REFUSALS.denied);
+      if (answer === 'timeout') return session.refuse('confirmation', REFUSALS.timeout);
+
+      // A confirmation only covers what the user saw: the tab, and where the call leads, are checked again.
+      session.forgetVerdicts();
+      const after = await check();
+      if (after.refused?.gate === 'target') {
+        return session.refuse('confirmation', REFUSALS.pageMoved('a page Tabwright cannot work on'));
+      }
+      if (after.refused) return session.refuse(after.refused.gate, after.refused.text);
+      // Refs die with their document, so the same tab on the same origin is what the user approved.
+      const moved =
+        after.checked.tab?.id !== session.tab?.id ||
+        after.checked.origin !== origin ||
+        after.checked.destination !== destination;
+      if (moved) return session.refuse('confirmation', REFUSALS.pageMoved(after.checked.origin || 'another page'));
+      session.tab = after.checked.tab;
+      session.allowed(session.tab?.url);
+      if (answer === 'site' && !tool.alwaysConfirm) grants.add(agentName, server, tool.name, origin, destination);
+    }
+
+    await this.#run(session, tool, args);
+    return await session.done();
+  }
+
+  /** The user's own dialog holds the call's tab: the call ends before anything is asked of the page. */
+  async #held(session: CallSession, tool: T): Promise<CallToolResult | undefined> {
+    const { holds } = this.options;
+    if (!holds || !session.tab || !blockedByUserDialog(tool)) return undefined;
+    const kind = await holds.held(session.tab.id);
+    if (!kind) return undefined;
+    const text = heldText(kind);
+    return session.finish({ isError: true, content: [{ type: 'text', text }] }, 'error', text);
+  }
+
+  /**
+   * Asks the page about the element targets: which typed ones are secret fields, and (when the
+   * user is about to be asked) what each element is, so the card names it as the page does. A
+   * page that cannot be asked vouches for no target: every typed value is masked, and the card
+   * says no target was found. 'held' when the user's dialog held the page meanwhile.
+   */
+  async #inspect(
+    session: CallSession,
+    tool: T,
+    args: Record<string, unknown>,
+    describe: boolean,
+  ): Promise<ConfirmTarget[] | 'held' | undefined> {
+    if (!session.tab || tool.scope !== 'page' || !this.options.page) return undefined;
+    const typed = tool.typedInto?.(args) ?? [];
+    const report = await this.#unlessHeld(session, tool, (signal) =>
+      inspectTargets(session.page, session.tab!.id, args, typed, describe, signal),
+    ).catch(() => undefined);
+    session.secretTargets(report?.secret ?? typed, args);
+    if (!report && (await this.#held(session, tool))) return 'held';
+    return report?.described ?? (describe ? elementTargets(args).map((target) => ({ target: targetKey(target) })) : []);
+  }
+
+  /** Runs `work`, ending it with `DialogHeld` once the user's dialog holds the call's tab. */
+  async #unlessHeld<R>(session: CallSession, tool: T, work: (signal: AbortSignal) => Promise<R>): Promise<R> {
+    const held = session.tab && blockedByUserDialog(tool) ? this.options.holds?.watch(session.tab.id) : undefined;
+    if (!held) return work(session.signal);
+    try {
+      return await raceAbort(work(AbortSignal.any([session.signal, held.signal])), held.signal);
+    } finally {
+      held.dispose();
+    }
+  }
+
+  /** The tool itself: in its tab's turn, while what the call shows is up, stopped by the user's dialog. */
+  async #run(session: CallSession, tool: T, args: Record<string, unknown>): Promise<void> {
+    const { tabQueue, activity } = this.options;
+    const tab = session.tab;
+    const work = () =>
+      this.#unlessHeld(session, tool, async (signal) => {
+        session.workSignal = signal;
+        if (!activity || tool.scope === 'site') return this.kind.run(session, tool, args);
+        const write = tool.effect === 'write';
+        const target = tool.scope === 'page' ? 'page' : 'tabs';
+        const checkDestination = (url: string) => session.decide(url);
+        await activity.around(
+          {
+            tool: tool.name,
+            write,
+            target,
+            tab,
+            windowId: this.options.windowId ?? -1,
+            signal,
+            checkDestination,
+            page: session.guard,
+          },
+          async (shown) => {
+            session.guard.waitFor(shown);
+            await this.kind.run(session, tool, args);
+          },
+        );
+      });
+    try {
+      await (tab && tool.scope === 'page' && tabQueue ? tabQueue.run(tab.id, session.signal, work) : work());
+    } catch (error) {
+      if (error instanceof DialogHeld && !session.signal.aborted) throw new ToolFailure(heldMidCallText(error.kind));
+      throw error;
+    }
+  }
+}
