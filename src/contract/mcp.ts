@@ -55,3 +55,26 @@ export interface ActionTiming {
   settleReason?: string;
   reportMs: number;
 }
+
+/**
+ * Who is calling, when the broker tells the panel (a `tools/call`'s `_meta`): an MCP client on the
+ * broker's `/mcp`, told apart by its credentials (`id`, opaque), with the name it gave (`label`,
+ * only ever shown). A call without it comes from the agent the connection belongs to.
+ */
+export const CALLER_META = 'tabwright/caller';
+
+export interface CallerMeta {
+  id: string;
+  label: string;
+}
+
+/** The caller a `_meta` names, or undefined when it names none (or not in this shape). */
+export function readCallerMeta(meta: unknown): CallerMeta | undefined {
+  if (!meta || typeof meta !== 'object') return undefined;
+  const value = (meta as Record<string, unknown>)[CALLER_META];
+  if (!value || typeof value !== 'object') return undefined;
+  const { id, label } = value as Record<string, unknown>;
+  if (typeof id !== 'string' || !/^[\w.:-]{1,128}$/.test(id)) return undefined;
+  if (typeof label !== 'string' || label.trim() === '' || label.length > 64) return undefined;
+  return { id, label };
+}

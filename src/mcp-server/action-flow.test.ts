@@ -1,3 +1,4 @@
+import { callerTabs } from './caller-tabs';
 import { describe, expect, it } from 'vitest';
 import { FRAME_GONE_TEXT } from '../page/error-codes';
 import type { PageCommand } from '../page/protocol';
@@ -73,6 +74,7 @@ function fakeContext(options: {
     checkDestination: async (url) => options.refused?.(url),
     isTabVisible: async () => true,
     leave: async () => ({ signal: new AbortController().signal, done: async () => undefined }),
+    callerTabs: followingTabs(browser),
   } as PageToolContext;
   return { ctx, sent, snapshots };
 }
@@ -272,3 +274,15 @@ describe('elementTarget and targetLabel', () => {
     expect(targetLabel(ctx, { selector: 'a.next' })).toBe('the element matching a.next');
   });
 });
+
+/** The tabs of a caller that works in whatever tab is in front, as tools did before tabs were owned. */
+function followingTabs(browser: Parameters<typeof callerTabs>[0]['browser']) {
+  return callerTabs({
+    caller: { id: 'agent', label: 'Agent' },
+    ownership: undefined,
+    follows: true,
+    browser,
+    windowId: 1,
+    actMode: () => true,
+  });
+}

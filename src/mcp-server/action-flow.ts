@@ -150,8 +150,11 @@ export async function performAction(
     let line = (reply?.description ?? options.fallbackLine) + settleNote(reply);
     if (outcome === 'failed') line += `; the page it led to failed to load (${watch?.error})`;
     if (outcome === 'timeout') line += `; the next page was still loading after ${ACTION_LOAD_TIMEOUT_MS / 1000} s`;
-    for (const opened of watch?.openedTabs ?? [])
+    for (const opened of watch?.openedTabs ?? []) {
+      // A tab the caller's own action opened is the caller's.
+      ctx.callerTabs.opened(opened, false);
       line += `; it opened a new tab (id ${opened}): switch_tab to work there`;
+    }
     const current = (await ctx.browser.getTab(tab.id)) ?? tab;
     if (outcome === 'loaded') await settlePage(ctx, tab.id);
     const reading = performance.now();

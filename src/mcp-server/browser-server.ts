@@ -16,6 +16,10 @@ import { ToolRegistry } from './registry';
 import type { SnapshotService } from './snapshot-service';
 import type { TabQueue } from './tab-queue';
 import type { BrowserTool, ToolContext } from './tool';
+import type { Caller } from './caller';
+import { callerTabs, notSharedText, type CallerTabs } from './caller-tabs';
+import type { CallMeta } from './mcp-core';
+import type { TabOwnership } from './tab-ownership';
 import { FAILURE_TEXT } from './tool-failure';
 import { PageCommandError } from './browser-port';
 
@@ -41,6 +45,12 @@ export interface BrowserServerOptions {
   holds?: DialogHolds;
   /** Page calls on one tab, one at a time, shared by every agent of the panel. */
   tabQueue?: TabQueue;
+  /** Who owns which tab; without it every caller works in the tab in front. */
+  ownership?: TabOwnership;
+  /** The agent follows the tab the person has in front ("Follow my current tab"); read on every call. */
+  follows?(): boolean;
+  /** Who a call comes from: the agent, or an MCP client it carried. */
+  callerOf?(meta: CallMeta): Caller;
 }
 
 /** Tabs the call moves have other frames afterwards: the call's guard looks them up again. */
@@ -83,8 +93,33 @@ class BrowserKind implements ToolKind<BrowserTool> {
     return this.#registry;
   }
 
-  findTab(): Promise<TabInfo | undefined> {
-    return this.options.browser.activeTab(this.options.windowId);
+  /** The caller's tabs for this call: an agent may follow the person's tab; its MCP clients never do. */
+  #tabs(call: CallSession): CallerTabs {
+    const { options } = this;
+    const isAgent = !call.facts.caller.id.includes('/mcp:');
+    return callerTabs({
+      caller: call.facts.caller,
+      ownership: options.ownership,
+      follows: isAgent && (options.follows?.() ?? false),
+      browser: options.browser,
+      windowId: options.windowId,
+      actMode: () => options.gates.actMode(),
+    });
+  }
+
+  findTab(_tool: BrowserTool, call: CallSession): Promise<TabInfo | { refusal: string }> {
+    return this.#tabs(call).current();
+  }
+
+  async refuseNamedTab(tool: BrowserTool, args: Record<string, unknown>, call: CallSession) {
+    const tabs = this.#tabs(call);
+    if (tool.usesCurrentTab) {
+      const current = await tabs.current();
+      return 'refusal' in current ? current.refusal : undefined;
+    }
+    const tabId = tool.namedTab?.(args);
+    if (tabId === undefined || tabs.owns(tabId)) return undefined;
+    return notSharedText(tabId, call.facts.caller.label, this.options.gates.actMode());
   }
 
   #context(call: CallSession): ToolContext {
@@ -103,6 +138,7 @@ class BrowserKind implements ToolKind<BrowserTool> {
       isTabVisible: async (url) => (await checkDestination(url)) === undefined,
       ...(options.downloads ? { downloads: options.downloads } : {}),
       leave: async (tabId, verb) => call.dialogs?.leave(tabId, verb) ?? { signal, done: async () => undefined },
+      callerTabs: this.#tabs(call),
     };
   }
 
@@ -135,6 +171,7 @@ export function browserToolServer(options: BrowserServerOptions): GatedServer<Br
     gates: options.gates,
     grants: options.grants,
     ...(options.exposed ? { exposed: options.exposed } : {}),
+    ...(options.callerOf ? { callerOf: options.callerOf } : {}),
     page: options.browser.page,
     tabs: options.browser,
     windowId: options.windowId,

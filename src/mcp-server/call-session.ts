@@ -5,6 +5,7 @@
  * ends, however it ends.
  */
 import type { PagePort, PageTransport, TabInfo } from './browser-port';
+import type { Caller } from './caller';
 import { CallDialogs, dialogAwarePage, type CallDialogsOptions } from './dialogs';
 import { boundForAudit, redactArgs, scrubResult, secretValuesIn } from './gates/redact';
 import type { AuditOutcome, GateEnvironment, GateName } from './gates/types';
@@ -14,6 +15,8 @@ import type { ElementTargetArg, ToolSpec } from './tool-spec';
 import { failureText, ToolFailure } from './tool-failure';
 
 export interface CallFacts {
+  /** Who is calling: owns the call's tabs and grants; the card and the audit log name it. */
+  caller: Caller;
   agentName: string;
   server: string;
   tool: ToolSpec;

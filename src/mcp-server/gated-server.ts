@@ -10,6 +10,7 @@
 import { unknownToolText } from '../contract/mcp';
 import type { PageTransport, TabInfo } from './browser-port';
 import type { CallActivity } from './call-activity';
+import type { Caller } from './caller';
 import { CallSession } from './call-session';
 import { DialogHeld, dialogAnswerOf, heldMidCallText, heldText, type DialogHolds, type DialogPort } from './dialogs';
 import { auditUnknownTool, checkGates, REFUSALS, type SessionGrants } from './gates/call-gate';
@@ -36,14 +37,21 @@ export interface ToolKind<T extends ToolSpec> {
   refresh?(): Promise<void>;
   /** What to say of a name the offer does not have. */
   unknownText?(name: string, known: readonly string[]): string;
-  /** The tab a call of `tool` acts in (asked only for tools that act in place). */
-  findTab(tool: T): Promise<TabInfo | undefined>;
+  /**
+   * The tab a call of `tool` acts in (asked only for tools that act in place), or why the caller
+   * has none it may act in.
+   */
+  findTab(tool: T, call: CallSession): Promise<TabInfo | { refusal: string } | undefined>;
+  /** Why the caller may not name the tab the arguments name (one that is not its own), if it may not. */
+  refuseNamedTab?(tool: T, args: Record<string, unknown>, call: CallSession): Promise<string | undefined>;
   /** Runs a call the gates let through, writing its answer into `call.response`. */
   run(call: CallSession, tool: T, args: Record<string, unknown>): Promise<void>;
 }
 
 export interface GatedServerOptions {
   agentName(): string;
+  /** Who a call comes from; the agent itself (named by `agentName`) when absent. */
+  callerOf?(meta: CallMeta): Caller;
   gates: GateEnvironment;
   grants: SessionGrants;
   /** Whether the agent is still offered this server; read on every call. */
@@ -110,12 +118,14 @@ export class GatedServer<T extends ToolSpec> implements ToolServer {
     const { gates } = this.options;
     const found = await this.#lookup(name);
     if ('refusal' in found) {
-      auditUnknownTool(gates, this.options.agentName(), this.name, name, rawArgs, found.refusal, found.gate);
+      const label = this.options.callerOf?.(meta).label ?? this.options.agentName();
+      auditUnknownTool(gates, label, this.name, name, rawArgs, found.refusal, found.gate);
       return { isError: true, content: [{ type: 'text', text: found.refusal }] };
     }
     const tool = found;
+    const caller = this.options.callerOf?.(meta) ?? { id: this.options.agentName(), label: this.options.agentName() };
     const session = new CallSession(
-      { agentName: this.options.agentName(), server: this.name, tool, rawArgs, signal: meta.signal },
+      { caller, agentName: caller.label, server: this.name, tool, rawArgs, signal: meta.signal },
       gates,
       this.options.page,
     );
@@ -150,9 +160,13 @@ export class GatedServer<T extends ToolSpec> implements ToolServer {
     // What the user is asked about is what the gates checked.
     const destinationOf = () => tool.destination?.(args, this.options.tabs ?? NO_TABS);
     const check = async () => {
-      const tab = !gates.killed() && actsInPlace(tool) ? await this.kind.findTab(tool) : undefined;
-      const destination = gates.killed() ? undefined : await destinationOf();
-      return checkGates({ tool, exposed: this.options.exposed, tab }, gates, destination);
+      const found = !gates.killed() && actsInPlace(tool) ? await this.kind.findTab(tool, session) : undefined;
+      const named = gates.killed() ? undefined : await this.kind.refuseNamedTab?.(tool, args, session);
+      // A tab that is not the caller's is refused before anything of it, its address included, is looked at.
+      const notOwn = named ?? (found && 'refusal' in found ? found.refusal : undefined);
+      const tab = found && 'refusal' in found ? undefined : found;
+      const destination = gates.killed() || notOwn ? undefined : await destinationOf();
+      return checkGates({ tool, exposed: this.options.exposed, tab, notOwn }, gates, destination);
     };
     const before = await check();
     session.place.origin = before.checked.origin;
@@ -166,7 +180,8 @@ export class GatedServer<T extends ToolSpec> implements ToolServer {
     if (held) return held;
     if (signal.aborted) return session.cancelled();
 
-    const granted = () => !tool.alwaysConfirm && grants.has(agentName, server, tool.name, origin, destination);
+    const grantee = session.facts.caller.id;
+    const granted = () => !tool.alwaysConfirm && grants.has(grantee, server, tool.name, origin, destination);
     const asking = tool.effect === 'write' && !granted();
     const described = await this.#inspect(session, tool, args, asking);
     if (described === 'held') return (await this.#held(session, tool))!;
@@ -203,7 +218,7 @@ export class GatedServer<T extends ToolSpec> implements ToolServer {
       if (moved) return session.refuse('confirmation', REFUSALS.pageMoved(after.checked.origin || 'another page'));
       session.tab = after.checked.tab;
       session.allowed(session.tab?.url);
-      if (answer === 'site' && !tool.alwaysConfirm) grants.add(agentName, server, tool.name, origin, destination);
+      if (answer === 'site' && !tool.alwaysConfirm) grants.add(grantee, server, tool.name, origin, destination);
     }
 
     await this.#run(session, tool, args);

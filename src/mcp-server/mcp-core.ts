@@ -4,7 +4,13 @@
  * Protocol faults throw McpMethodError; tool failures are results with `isError`.
  */
 import { isJsonObject, PARAMS_NOT_OBJECT } from '../contract/acp';
-import { MCP_STATEFUL_REVISIONS, MCP_STATELESS_REVISION, MCP_TUNNEL_REVISION } from '../contract/mcp';
+import {
+  MCP_STATEFUL_REVISIONS,
+  MCP_STATELESS_REVISION,
+  MCP_TUNNEL_REVISION,
+  readCallerMeta,
+  type CallerMeta,
+} from '../contract/mcp';
 import type { ToolListing } from './registry';
 import type { CallToolResult } from './response';
 
@@ -12,6 +18,8 @@ export interface CallMeta {
   signal: AbortSignal;
   /** Identifies the call in the audit log and for cancellation. */
   requestId: string;
+  /** An MCP client the broker says is calling through this connection; absent for the agent itself. */
+  caller?: CallerMeta;
 }
 
 export interface ToolServer {
@@ -91,10 +99,11 @@ export async function answerMcpRequest(
       if (p.arguments !== undefined && p.arguments !== null && !isJsonObject(p.arguments)) {
         throw new McpMethodError(MCP_INVALID_PARAMS, 'tools/call arguments must be an object');
       }
+      const caller = readCallerMeta(p._meta);
       const result = await server.call(
         p.name,
         (p.arguments ?? undefined) as Record<string, unknown> | undefined,
-        options,
+        caller ? { ...options, caller } : options,
       );
       return done(result);
     }

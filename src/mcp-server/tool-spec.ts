@@ -53,6 +53,10 @@ export interface ToolSpec<Input extends z.ZodObject = z.ZodObject> {
    * show their size in their place, never the contents.
    */
   readonly contentArgs?: readonly string[];
+  /** The tab the arguments name by id (switch_tab, close_tab): it must be the caller's own. */
+  namedTab?(args: z.output<Input>): number | undefined;
+  /** Acts in the caller's current tab though it needs no web page there (navigate): the caller must have one. */
+  readonly usesCurrentTab?: boolean;
   /** A write the user confirms on every call: no "for this site" grant is offered or honoured. */
   readonly alwaysConfirm?: boolean;
   /**

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { PagePort, TabInfo, ToolBrowser } from './browser-port';
+import type { CallerTabs } from './caller-tabs';
 import type { Leaving } from './dialogs';
 import type { DownloadPort } from './downloads';
 import type { ResponseBuilder } from './response';
@@ -32,6 +33,8 @@ export interface ToolContext {
    * leave goes ahead, and `done` puts the page's own prompt back for the user.
    */
   leave(tabId: number, verb: string): Promise<Leaving>;
+  /** The caller's own tabs: which it works in, which it may name, the ones it opens. */
+  readonly callerTabs: CallerTabs;
 }
 
 export interface PageToolContext extends ToolContext {

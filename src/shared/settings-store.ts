@@ -24,12 +24,16 @@ export class SettingsStore {
   }
 
   /** Reads the stored settings (migrating an older shape and storing it back); `problem` says what could not be read. */
-  static async open(area: StorageArea): Promise<{ store: SettingsStore; problem?: string }> {
+  static async open(area: StorageArea): Promise<{ store: SettingsStore; problem?: string; migratedFrom?: number }> {
     const { [SETTINGS_KEY]: stored } = await area.get([SETTINGS_KEY]);
     const loaded: LoadedSettings = loadSettings(stored);
     const store = new SettingsStore(area, loaded.settings);
     if (loaded.migratedFrom !== undefined) await store.#write(loaded.settings);
-    return { store, ...(loaded.problem ? { problem: loaded.problem } : {}) };
+    return {
+      store,
+      ...(loaded.problem ? { problem: loaded.problem } : {}),
+      ...(loaded.migratedFrom !== undefined ? { migratedFrom: loaded.migratedFrom } : {}),
+    };
   }
 
   get(): Settings {

@@ -71,6 +71,15 @@ describe('loadSettings', () => {
     });
     expect(settings.downloadsSince).toBeUndefined();
   });
+  it('migrates version 4 to agents that keep following the tab in front, and new agents that do not', () => {
+    const agent = { id: 'a1', name: 'Demo', url: 'ws://127.0.0.1:8765/acp' };
+    const { settings, migratedFrom } = loadSettings({ version: 4, actMode: true, agents: [agent] });
+    expect(migratedFrom).toBe(4);
+    expect(settings.agents).toEqual([expect.objectContaining({ ...agent, followCurrentTab: true })]);
+    expect(settings.actMode).toBe(true);
+    const fresh = loadSettings({ ...settings, agents: [{ id: 'a2', name: 'New', url: agent.url }] }).settings;
+    expect(fresh.agents[0]!.followCurrentTab).toBe(false);
+  });
   it('reports unreadable settings instead of hiding it', () => {
     expect(loadSettings({ version: 1, loopGuardCap: 'many' }).problem).toMatch(/could not be read/);
     expect(loadSettings({ version: 99 }).problem).toMatch(/newer Tabwright/);

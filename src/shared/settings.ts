@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { BlockEntry } from './block-entry';
 
-export const SETTINGS_VERSION = 4;
+export const SETTINGS_VERSION = 5;
 
 export const Dialect = z.enum(['both', 'a', 'b']);
 export type Dialect = z.infer<typeof Dialect>;
@@ -29,6 +29,11 @@ export const AgentProfile = z.object({
   serverIds: z.record(z.string(), z.string()).default({}),
   /** Namespaces (server names) this agent is not offered. */
   hiddenServers: z.array(z.string()).default([]),
+  /**
+   * The agent works in whatever tab the person has in front, as before agents had tabs of their
+   * own; off, it works only in its own tabs (ones it opened, ones the person shared with it).
+   */
+  followCurrentTab: z.boolean().default(false),
 });
 export type AgentProfile = z.infer<typeof AgentProfile>;
 
@@ -84,6 +89,16 @@ const migrations: Record<number, Migration> = {
   2: (old) => ({ ...old, version: 3, connectors: {}, connectorHealthMinutes: 10 }),
   // Version 4 adds what the user sees while an agent works: groups and outlines on, download reports off.
   3: (old) => ({ ...old, version: 4, reportDownloads: false, agentTabGroups: true, agentOutline: true }),
+  // Version 5 gives agents tabs of their own; agents saved before keep following the person's tab.
+  4: (old) => ({
+    ...old,
+    version: 5,
+    agents: Array.isArray(old.agents)
+      ? old.agents.map((agent: unknown) =>
+          agent && typeof agent === 'object' ? { ...(agent as object), followCurrentTab: true } : agent,
+        )
+      : old.agents,
+  }),
 };
 
 export type LoadedSettings = { settings: Settings; migratedFrom?: number; problem?: string };

@@ -11,6 +11,7 @@ const input = (fields: Partial<AgentInput> = {}): AgentInput => ({
   dialect: 'both',
   browserAccess: true,
   enabled: true,
+  followCurrentTab: false,
   ...fields,
 });
 

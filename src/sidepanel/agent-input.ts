@@ -20,6 +20,7 @@ export interface AgentInput {
   dialect: Dialect;
   browserAccess: boolean;
   enabled: boolean;
+  followCurrentTab: boolean;
 }
 
 export interface CheckedAgent {
@@ -31,6 +32,7 @@ export interface CheckedAgent {
   dialect: Dialect;
   browserAccess: boolean;
   enabled: boolean;
+  followCurrentTab: boolean;
 }
 
 export type AgentField = 'name' | 'url' | 'token' | 'serverName';
@@ -72,6 +74,7 @@ export function checkAgentInput(
       dialect: input.dialect,
       browserAccess: input.browserAccess,
       enabled: input.enabled,
+      followCurrentTab: input.followCurrentTab,
     },
   };
 }

@@ -13,8 +13,13 @@ import { ChromeBrowser } from '../platform/chrome-browser';
 import { ChromeDialogs } from '../platform/chrome-dialogs';
 import { ServerCache } from '../mcp-server/server-cache';
 import { TabQueue } from '../mcp-server/tab-queue';
+import { CallerBook } from '../mcp-server/caller';
+import type { TabOwnership } from '../mcp-server/tab-ownership';
+import type { KillSwitch } from '../mcp-server/gates/kill-switch';
+import { loadTabOwnership } from '../platform/chrome-tab-ownership';
 import { watchDialogHolds } from '../platform/chrome-dialog-holds';
 import { SettingsStore } from '../shared/settings-store';
+import { t } from './i18n';
 import { PermissionChoices } from '../acp/permission-choices';
 import { SessionIdStore, StoredRefCounters, TokenStore, type StorageArea } from '../shared/stores';
 import { AgentHub } from './agent-hub';
@@ -51,7 +56,7 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
   const version = chrome.runtime.getManifest().version;
   const local = chromeArea(chrome.storage.local);
   const session = chromeArea(chrome.storage.session);
-  const { store, problem } = await SettingsStore.open(local);
+  const { store, problem, migratedFrom } = await SettingsStore.open(local);
 
   const sessionIds = new SessionIdStore(local);
   const openWindows = await chrome.windows.getAll();
@@ -65,11 +70,14 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
   const chat = new ChatModel();
   const restored = await restoreChat(chat, local, windowId);
   if (problem) chat.notice(problem);
+  // Said once, by the panel that moved the settings on: agents saved before keep working as they did.
+  if (migratedFrom !== undefined && migratedFrom < 5 && store.get().agents.length) chat.notice(t('ownTabsNotice'));
   const tokens = new TokenStore(local);
   const browser = new ChromeBrowser();
   const dialogs = new ChromeDialogs();
   const holds = watchDialogHolds();
   const tabQueue = new TabQueue();
+  const ownership = await loadTabOwnership(windowId);
   const snapshots = new SnapshotService(new StoredRefCounters(session));
 
   const guards = await startGates({ local, store, promptsRoot });
@@ -97,8 +105,9 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
   const offers = new AgentOffers({
     store,
     browserServer: (profile, agent) =>
-      browserServers.get(profile.id, profile.serverName, () =>
-        browserToolServer({
+      browserServers.get(profile.id, profile.serverName, () => {
+        const callers = new CallerBook(profile.id, agent.name);
+        return browserToolServer({
           name: profile.serverName,
           version,
           agentName: agent.name,
@@ -114,8 +123,11 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
           holds,
           tabQueue,
           activity: presence.activityFor(profile.id, agent.name),
-        }),
-      ),
+          ownership,
+          follows: () => store.get().agents.find((a) => a.id === profile.id)?.followCurrentTab ?? false,
+          callerOf: (meta) => callers.of(meta),
+        });
+      }),
     others: () => [
       ...connectors.hub.enabled().map((connector) => ({
         name: connector.id,
@@ -146,6 +158,7 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
     loopGuardCap: () => store.get().loopGuardCap,
   });
   presence.follow(hub);
+  followCallers(ownership, store, killSwitch);
   connectors.onServersChange((change) => {
     if (change.kind === 'tools') hub.announceListChanged(connectorServerKey(change.connectorId));
     else hub.redeclare();
@@ -171,4 +184,23 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
     offers,
     hub,
   };
+}
+
+/**
+ * Callers' tabs go back to the person when "Disconnect all" is pressed, and an agent's (and its
+ * MCP clients') when the agent is removed.
+ */
+function followCallers(ownership: TabOwnership, store: SettingsStore, killSwitch: KillSwitch): void {
+  killSwitch.onChange((engaged) => {
+    if (engaged) ownership.clear();
+  });
+  let agents = new Set(store.get().agents.map((agent) => agent.id));
+  store.subscribe((settings) => {
+    const now = new Set(settings.agents.map((agent) => agent.id));
+    for (const gone of agents) {
+      if (now.has(gone)) continue;
+      for (const caller of ownership.callers(gone)) ownership.forget(caller);
+    }
+    agents = now;
+  });
 }

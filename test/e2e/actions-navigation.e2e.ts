@@ -102,7 +102,8 @@ describe('navigation', () => {
     });
 
     it('goes back and forward, and says so cleanly at either end of the history', async () => {
-      const opened = await rig.call('new_tab', { url: rig.fixtures.url('/index.html') });
+      // Brought to the front: this agent works in the tab the user has in front.
+      const opened = await rig.call('new_tab', { url: rig.fixtures.url('/index.html'), active: true });
       const tabId = (opened.structuredContent as { tabId: number }).tabId;
       const atStart = await rig.call('history', { direction: 'back' });
       expect(atStart.isError).toBe(true);
@@ -133,32 +134,35 @@ describe('navigation', () => {
   });
 
   describe('tabs', () => {
-    it('opens, switches to and closes tabs', async () => {
+    it('opens, brings to the front and closes tabs, and leaves which tab is in front to the user', async () => {
       const first = await rig.open('/index.html');
       const firstTabs = textOf(await rig.call('tabs'));
       const firstId = Number(/- \[(\d+)\] \(active\)/.exec(firstTabs)![1]);
 
-      const opened = await rig.call('new_tab', { url: rig.fixtures.url('/second.html') });
+      const opened = await rig.call('new_tab', { url: rig.fixtures.url('/second.html'), active: true });
       const openedText = textOf(opened);
       const secondId = (opened.structuredContent as { tabId: number }).tabId;
       expect(openedText).toContain(`Opened tab ${secondId} with ${rig.fixtures.url('/second.html')}`);
       expect(openedText).toContain('# snapshot — Second page');
       expect(textOf(await rig.call('snapshot'))).toContain('# snapshot — Second page');
 
-      const blank = await rig.call('new_tab', { active: false });
+      // By default a new tab opens in the background, and the tab in front stays where it is.
+      const blank = await rig.call('new_tab', {});
       expect(textOf(blank)).toContain('in the background');
+      expect(textOf(await rig.call('snapshot'))).toContain('# snapshot — Second page');
 
-      const switched = textOf(await rig.call('switch_tab', { tabId: firstId }));
-      expect(switched).toContain(`Switched to tab ${firstId}`);
-      expect(switched).toContain('# snapshot — Tabwright demo page');
-      await expect.poll(() => first.evaluate(() => document.visibilityState)).toBe('visible');
+      // Which tab is in front is the user's to choose: an agent that follows it cannot switch.
+      const switched = await rig.call('switch_tab', { tabId: firstId });
+      expect(switched.isError).toBe(true);
+      expect(textOf(switched)).toContain(`ask them to bring tab ${firstId} to the front`);
+      await first.bringToFront();
 
       const closed = await rig.call('close_tab', { tabId: secondId });
       expect(textOf(closed)).toContain(`Closed tab ${secondId}`);
       expect(textOf(closed)).not.toContain(`[${secondId}]`);
       expect(textOf(closed)).toContain(`[${firstId}] (active)`);
 
-      const missing = await rig.call('switch_tab', { tabId: 999_999 });
+      const missing = await rig.call('close_tab', { tabId: 999_999 });
       expect(missing.isError).toBe(true);
       expect(textOf(missing)).toContain('There is no tab with id 999999');
       const refused = await rig.call('new_tab', { url: `${rig.fixtures.other}/index.html` });

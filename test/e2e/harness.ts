@@ -153,14 +153,22 @@ export function panelText(locale = 'en'): PanelText {
 const ENGLISH = panelText();
 
 /** Adds an agent through the first-run form, by the controls' accessible names. */
+/**
+ * Adds an agent through the panel's form, as a user does. Unless `follow` is false the agent follows
+ * the tab in front ("Follow my current tab"), which tests written around the active tab rely on;
+ * tests of agents' own tabs leave it off, as a new agent has it.
+ */
 export async function addAgentThroughForm(
   panel: Page,
-  agent: { name: string; url: string; token: string },
+  agent: { name: string; url: string; token: string; follow?: boolean },
   text: PanelText = ENGLISH,
 ): Promise<void> {
   await panel.getByRole('textbox', { name: text('agentName') }).fill(agent.name);
   await panel.getByRole('textbox', { name: text('brokerUrl') }).fill(agent.url);
   await panel.getByLabel(text('token'), { exact: true }).fill(agent.token);
+  const follow = panel.getByRole('checkbox', { name: text('followCurrentTab') });
+  if (agent.follow ?? true) await follow.check();
+  else await follow.uncheck();
   await panel.getByRole('button', { name: text('addAgent') }).click();
 }
 

@@ -54,6 +54,8 @@ export interface GateQuestion {
   exposed?: (() => boolean) | undefined;
   /** The tab the call would act in, for tools that act in place. */
   tab: TabInfo | undefined;
+  /** Why the call would act in a tab that is not the caller's own (refused at the target gate). */
+  notOwn?: string | undefined;
 }
 
 /** Gates 2–5 and the screenshot gate, in their order: the verdict, run before a confirmation and again after it. */
@@ -70,6 +72,7 @@ export async function checkGates(
   if (env.killed()) return refuse('kill-switch', REFUSALS.killSwitch);
   if (question.exposed && !question.exposed()) return refuse('exposure', REFUSALS.exposure);
   if (tool.effect === 'write' && !env.actMode()) return refuse('act-mode', REFUSALS.actMode);
+  if (question.notOwn) return refuse('target', question.notOwn);
   if (actsInPlace(tool)) {
     checked.tab = question.tab;
     checked.origin = originOf(checked.tab?.url);

@@ -14,6 +14,7 @@ import type { BrowserTool } from '../tool';
 import { browserTools } from '../tools';
 import { Blocklist, SHIPPED_BLOCKLIST } from './blocklist';
 import { SessionGrants } from './call-gate';
+import { TabOwnership } from '../tab-ownership';
 import { createGateEnvironment } from './environment';
 import { fakeBrowser } from './fake-browser';
 import type { AuditEntry, ConfirmAnswer, ConfirmRequest } from './types';
@@ -88,7 +89,22 @@ function expected(tool: BrowserTool, act: boolean, site: Site, answer: ConfirmAn
   return { ran: true };
 }
 
-async function runCase(tool: BrowserTool, act: boolean, site: Site, answer: ConfirmAnswer) {
+/**
+ * Whose tabs the two tabs are: the agent works in the tab in front (`follows`), both are its own
+ * and it works in tab 1 (`own`), or neither is its own — one is another agent's, one the person's
+ * (`foreign`).
+ */
+type Tabs = 'follows' | 'own' | 'foreign';
+
+/** A call in tabs that are not the caller's own: every tool that acts in or names such a tab is refused first. */
+function expectedForeign(tool: BrowserTool, act: boolean, site: Site, answer: ConfirmAnswer): Expected {
+  const write = tool.effect === 'write';
+  if (write && !act) return { ran: false, gate: 'act-mode' };
+  if (tool.scope === 'page' || tool.namedTab || tool.usesCurrentTab) return { ran: false, gate: 'target' };
+  return expected(tool, act, site, answer);
+}
+
+async function runCase(tool: BrowserTool, act: boolean, site: Site, answer: ConfirmAnswer, tabs: Tabs = 'follows') {
   const browser = fakeBrowser([
     { id: 1, windowId: WINDOW, url: site.url, title: 'Secret title', active: true, loading: false },
     { id: 2, windowId: WINDOW, url: site.url, title: 'Other tab', active: false, loading: false },
@@ -134,6 +150,7 @@ async function runCase(tool: BrowserTool, act: boolean, site: Site, answer: Conf
     gates,
     grants: new SessionGrants(),
     downloads,
+    ...(tabs === 'follows' ? {} : { ownership: ownershipFor(tabs), follows: () => false }),
   });
   const args = sampleArgs(tool, site.url, 2);
   const result = await server.call(`tabwright.${tool.name}`, args, {
@@ -144,6 +161,17 @@ async function runCase(tool: BrowserTool, act: boolean, site: Site, answer: Conf
 }
 
 const ANSWERS: ConfirmAnswer[] = ['once', 'deny', 'timeout'];
+
+function ownershipFor(tabs: 'own' | 'foreign'): TabOwnership {
+  const ownership = new TabOwnership();
+  if (tabs === 'own') {
+    ownership.give(2, 'Agent');
+    ownership.give(1, 'Agent');
+  } else {
+    ownership.give(2, 'Another agent');
+  }
+  return ownership;
+}
 
 describe('the gate matrix', () => {
   it('has tools to cover, and knows how every tool reaches a site', () => {
@@ -193,6 +221,39 @@ describe('the gate matrix', () => {
             }
           });
         }
+      }
+    }
+  }
+
+  // Ownership, for every tool: in its own tabs an agent meets the gates as above; in tabs that are
+  // not its own it is refused before anything of them is read, and `tabs` does not name them.
+  for (const tool of browserTools) {
+    for (const tabs of ['own', 'foreign'] as const) {
+      for (const act of [false, true]) {
+        const site = SITES[0]!;
+        const want = tabs === 'own' ? expected(tool, act, site, 'once') : expectedForeign(tool, act, site, 'once');
+        const title = `${tool.name}, ${tabs === 'own' ? 'in its own tabs' : 'in tabs not its own'}, act mode ${act ? 'on' : 'off'} → ${want.ran ? 'runs' : `refused by ${want.gate}`}`;
+        it(title, async () => {
+          const { result, audit, browser } = await runCase(tool, act, site, 'once', tabs);
+          expect(audit).toHaveLength(1);
+          const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+          if (want.ran) {
+            expect(['ok', 'error']).toContain(audit[0]!.outcome);
+          } else {
+            expect(audit[0]!.outcome).toBe(`refused:${want.gate}`);
+            expect(browser.effects).toEqual([]);
+            expect(browser.commands).toEqual([]);
+          }
+          if (tabs === 'foreign') {
+            // Nothing of a tab that is not the caller's: no title, no address.
+            expect(text).not.toContain('Secret title');
+            expect(text).not.toContain('Other tab');
+            // new_tab opens a tab of the caller's own at that address, which it may of course read.
+            if (tool.name !== 'new_tab') expect(text).not.toContain(site.url);
+            if (want.ran && tool.name === 'tabs') expect(text).toContain('2 other tabs are open, not shared with you');
+            if (!want.ran && want.gate === 'target') expect(text).toMatch(/not shared with you|no tab of your own/);
+          }
+        });
       }
     }
   }

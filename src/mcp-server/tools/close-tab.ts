@@ -8,12 +8,12 @@ export const closeTab = defineTool({
   name: 'close_tab',
   title: 'Close tab',
   description:
-    'Close a tab by its id (from the tabs tool). Unsaved input in it is lost. Returns the tabs that remain; if the ' +
-    'closed tab was the active one, the tab now in front is what the other tools act on. A page that asks before ' +
-    'leaving is left open unless `dialog` says to accept.',
+    'Close one of your tabs by its id (from the tabs tool). Unsaved input in it is lost. Returns the tabs that ' +
+    'remain. A page that asks before leaving is left open unless `dialog` says to accept.',
   effect: 'write',
   scope: 'tabs',
   destination: namedTab,
+  namedTab: (args) => args.tabId,
   input: z.object({
     tabId: z.number().int().describe('Id of the tab to close, from the tabs tool'),
     dialog: leaveDialogArg,
@@ -28,6 +28,7 @@ export const closeTab = defineTool({
     if (leaving.refusal) return void response.error(leaving.refusal);
     try {
       await ctx.browser.closeTab(tab.id);
+      ctx.callerTabs.closed(tab.id);
     } finally {
       await leaving.done();
     }

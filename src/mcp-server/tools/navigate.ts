@@ -20,19 +20,20 @@ export function checkWebUrl(url: string): string | undefined {
 }
 
 /**
- * The tab to navigate: the active tab of the panel's window. A web page on a site the gates refuse
- * is not taken away from the user; a browser page (new tab, about:blank) may be.
+ * The tab to navigate: the caller's current tab (for an agent that follows the user's tab, the one
+ * in front). A web page on a site the gates refuse is not taken away from the user; a browser page
+ * (new tab, about:blank) may be.
  */
 export async function tabToNavigate(ctx: ToolContext) {
-  const tab = await ctx.browser.activeTab(ctx.windowId);
-  if (!tab) return 'There is no active tab in this window. Open one with new_tab.';
+  const tab = await ctx.callerTabs.current();
+  if ('refusal' in tab) return tab.refusal;
   // An extension page in front may be Tabwright's own panel: never navigate it away.
   if (/^chrome-extension:/i.test(tab.url ?? '')) {
     return 'The active tab is an extension page, which Tabwright leaves alone. Open a new tab with new_tab.';
   }
   if (tab.url && /^https?:/i.test(tab.url)) {
     const refusal = await ctx.checkDestination(tab.url);
-    if (refusal) return `${refusal} (The active tab is on that site; open a new tab with new_tab instead.)`;
+    if (refusal) return `${refusal} (The tab is on that site; open a new tab with new_tab instead.)`;
   }
   return tab;
 }
@@ -41,11 +42,12 @@ export const navigate = defineTool({
   name: 'navigate',
   title: 'Navigate',
   description:
-    'Load a URL in the current tab and wait for it to load (bounded). Only absolute http(s) URLs on sites the ' +
+    'Load a URL in the tab you work in and wait for it to load (bounded). Only absolute http(s) URLs on sites the ' +
     'user has allowed. Returns the snapshot of the new page. A page that asks before leaving ("Leave site?") is ' +
     'left as it is unless `dialog` says to accept.',
   effect: 'write',
   scope: 'tabs',
+  usesCurrentTab: true,
   destination: urlArgument,
   input: z.object({
     url: z.string().min(1).max(8_192).describe('Absolute http(s) URL to load'),

@@ -1,3 +1,4 @@
+import { callerTabs } from '../caller-tabs';
 import { describe, expect, it } from 'vitest';
 import { PageCommandError, type ImagePart } from '../browser-port';
 import { fakeBrowser, type FakeBrowser } from '../gates/fake-browser';
@@ -38,6 +39,7 @@ function setUp() {
     checkDestination,
     isTabVisible: async () => true,
     leave: async () => ({ signal: new AbortController().signal, done: async () => undefined }),
+    callerTabs: followingTabs(browser),
   };
   return { browser, ctx, composed };
 }
@@ -198,3 +200,15 @@ describe('screenshot masks', () => {
     expect(await refusal(ctx, false)).toBe('frames came or went');
   });
 });
+
+/** The tabs of a caller that works in whatever tab is in front, as tools did before tabs were owned. */
+function followingTabs(browser: Parameters<typeof callerTabs>[0]['browser']) {
+  return callerTabs({
+    caller: { id: 'agent', label: 'Agent' },
+    ownership: undefined,
+    follows: true,
+    browser,
+    windowId: 1,
+    actMode: () => true,
+  });
+}

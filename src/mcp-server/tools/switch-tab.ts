@@ -22,23 +22,25 @@ export const switchTab = defineTool({
   name: 'switch_tab',
   title: 'Switch tab',
   description:
-    'Bring a tab of this window to the front, by its id from the tabs tool; the other tools then act on it. Only ' +
-    'tabs on allowed sites. Returns the snapshot of that tab.',
-  effect: 'write',
+    'Work in another of your own tabs (ids from the tabs tool): the other tools act on it from now on. What the ' +
+    'user sees does not change. Returns the snapshot of that tab.',
+  effect: 'read',
   scope: 'tabs',
   destination: namedTab,
-  input: z.object({ tabId: z.number().int().describe('Id of the tab, from the tabs tool') }),
+  namedTab: (args) => args.tabId,
+  input: z.object({ tabId: z.number().int().describe('Id of one of your tabs, from the tabs tool') }),
   async handle(args, ctx, response) {
-    const tab = await ctx.browser.getTab(args.tabId);
-    if (!tab) return void response.error(`There is no tab with id ${args.tabId}. Call tabs to list the open tabs.`);
-    if (tab.windowId !== ctx.windowId) {
+    if (ctx.callerTabs.follows) {
       return void response.error(
-        `Tab ${args.tabId} is in another window; Tabwright works with the tabs of its own window. Call tabs to list them.`,
+        'You work in the tab the user has in front ("Follow my current tab" is on), so which tab that is is the ' +
+          `user's choice: ask them to bring tab ${args.tabId} to the front.`,
       );
     }
+    const tab = await ctx.browser.getTab(args.tabId);
+    if (!tab) return void response.error(`There is no tab with id ${args.tabId}. Call tabs to list your tabs.`);
     const refusal = await ctx.checkDestination(tab.url ?? '');
     if (refusal) return void response.error(refusal);
-    const active = await whenLoaded(ctx, await ctx.browser.activateTab(tab.id));
-    await reportNewPage(ctx, response, active, `Switched to tab ${tab.id}`, { settle: false });
+    ctx.callerTabs.switchTo(tab.id);
+    await reportNewPage(ctx, response, await whenLoaded(ctx, tab), `Switched to tab ${tab.id}`, { settle: false });
   },
 });

@@ -1,6 +1,7 @@
 /**
  * The agent form, for adding an agent and for editing one: name, broker URL, token (masked, never
- * shown back), declared server name, tunnel dialect, browser access and whether it connects.
+ * shown back), declared server name, tunnel dialect, browser access, whether it connects, and
+ * whether it works in the tab in front ("Follow my current tab") or in tabs of its own.
  * Everything is checked before anything is saved; a refusal names the field and what would work.
  */
 import type { AgentProfile, Dialect } from '../../shared/settings';
@@ -17,6 +18,7 @@ export interface NewAgent {
   dialect: Dialect;
   browserAccess: boolean;
   enabled: boolean;
+  followCurrentTab: boolean;
 }
 
 let formSeq = 0;
@@ -101,6 +103,7 @@ function buildForm(options: {
   dialect.value = profile?.dialect ?? 'both';
   const browserAccess = check('browser', t('browserAccess'), profile?.browserAccess ?? true, t('browserAccessHint'));
   const enabled = check('enabled', t('agentEnabled'), profile?.enabled ?? true, t('agentEnabledHint'));
+  const follow = check('follow', t('followCurrentTab'), profile?.followCurrentTab ?? false, t('followCurrentTabHint'));
 
   const more = h(
     'details',
@@ -120,6 +123,7 @@ function buildForm(options: {
     field('token', t('token'), token, editing && options.hasToken ? t('tokenKeepHint') : t('tokenHint')),
     editing && options.hasToken ? forget.element : null,
     insecure.element,
+    follow.element,
     more,
     h('div', { className: 'form-actions' }, submit),
   );
@@ -137,6 +141,7 @@ function buildForm(options: {
       dialect: dialect.value as Dialect,
       browserAccess: browserAccess.box.checked,
       enabled: enabled.box.checked,
+      followCurrentTab: follow.box.checked,
     }),
     showError: (key, error) => {
       errors.get(key)!.textContent = error;
