@@ -133,8 +133,15 @@ export class McpHttpEndpoint {
     server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => ({
       tools: await catalog.list(extra.signal),
     }));
+    // A client of `/mcp` is a caller of its own in the panel (its tabs, its cards, its audit name), told
+    // apart by this session, never by the name it gives; an agent on its `/mcp/<session>` is that agent.
+    const callerId = randomUUID();
+    const callerOf = () =>
+      catalogKey === ''
+        ? { id: callerId, label: (server.getClientVersion()?.name ?? '').trim().slice(0, 64) || 'MCP client' }
+        : undefined;
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) =>
-      catalog.call(request.params.name, request.params.arguments ?? {}, extra.signal),
+      catalog.call(request.params.name, request.params.arguments ?? {}, extra.signal, callerOf()),
     );
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

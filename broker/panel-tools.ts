@@ -6,7 +6,7 @@
  */
 import { McpOverAcpCaller, type AgentContext } from '@agentclientprotocol/sdk/unstable';
 import { MAX_METHOD_FRAME_BYTES, TUNNEL_TIMEOUT_MS } from '../src/contract/acp';
-import { MCP_TUNNEL_REVISION, type CallToolResult, type McpTool } from '../src/contract/mcp';
+import { MCP_TUNNEL_REVISION, type CallToolResult, type McpTool, CALLER_META, type CallerMeta } from '../src/contract/mcp';
 
 export interface AcpDeclaration {
   type: 'acp';
@@ -84,8 +84,15 @@ export class PanelServer {
     return listing;
   }
 
-  async call(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
-    return (await this.request('tools/call', { name, arguments: args }, signal)) as CallToolResult;
+  /** `caller`: the MCP client the call comes from, for the panel to keep its tabs and cards apart. */
+  async call(
+    name: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+    caller?: CallerMeta,
+  ): Promise<CallToolResult> {
+    const params = { name, arguments: args, ...(caller ? { _meta: { [CALLER_META]: caller } } : {}) };
+    return (await this.request('tools/call', params, signal)) as CallToolResult;
   }
 
   async request(method: string, params: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<unknown> {

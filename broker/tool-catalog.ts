@@ -8,7 +8,7 @@
  */
 import { DEFAULT_BROWSER_SERVER } from '../src/contract/browser-tools';
 import { browserToolsUnder } from '../src/contract/tool-manifest';
-import { errorResult, unknownToolText, type CallToolResult, type McpTool } from '../src/contract/mcp';
+import { errorResult, unknownToolText, type CallToolResult, type McpTool, type CallerMeta } from '../src/contract/mcp';
 import { TunnelError, type PanelServer } from './panel-tools';
 import { declaresNoTools, type BrokerSession } from './sessions';
 
@@ -92,7 +92,12 @@ export class ToolCatalog {
     return tools;
   }
 
-  async call(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+  async call(
+    name: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+    caller?: CallerMeta,
+  ): Promise<CallToolResult> {
     const session = this.#attached();
     if (!session && this.#declaresNone()) return errorResult(NO_BROWSER_ACCESS);
     if (!session) {
@@ -104,7 +109,7 @@ export class ToolCatalog {
     const server = await this.#route(session, name, signal);
     if (!server) return this.#unknown(name, await this.list(signal).catch(() => []));
     try {
-      return await server.call(name, args, signal);
+      return await server.call(name, args, signal, caller);
     } catch (error) {
       if (error instanceof TunnelError) return errorResult(describeFailure(error));
       throw error;
