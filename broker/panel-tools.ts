@@ -6,7 +6,13 @@
  */
 import { McpOverAcpCaller, type AgentContext } from '@agentclientprotocol/sdk/unstable';
 import { MAX_METHOD_FRAME_BYTES, TUNNEL_TIMEOUT_MS } from '../src/contract/acp';
-import { MCP_TUNNEL_REVISION, type CallToolResult, type McpTool, CALLER_META, type CallerMeta } from '../src/contract/mcp';
+import {
+  MCP_TUNNEL_REVISION,
+  type CallToolResult,
+  type McpTool,
+  CALLER_META,
+  type CallerMeta,
+} from '../src/contract/mcp';
 
 export interface AcpDeclaration {
   type: 'acp';
