@@ -168,7 +168,21 @@ export class ChatModel {
   }
 
   applyUpdate(agentId: string, agentName: string, update: SessionUpdate): void {
+    const open = this.#open.get(agentId);
+    if (open?.interrupted) {
+      // The session came back and the agent carries on: the same reply goes on.
+      open.interrupted = false;
+      this.#emit({ type: 'updated', item: open });
+    }
     applySessionUpdate(this.#ops(agentId, agentName), update);
+  }
+
+  /** The connection dropped while the agent was replying; the reply stays open in case it goes on. */
+  interruptTurn(agentId: string): void {
+    const item = this.#open.get(agentId);
+    if (!item || item.interrupted) return;
+    item.interrupted = true;
+    this.#emit({ type: 'updated', item });
   }
 
   /** One set of operations per agent and name, not one per streamed chunk. */
@@ -311,6 +325,7 @@ export class ChatModel {
       return;
     }
     item.done = true;
+    delete item.interrupted;
     if ('error' in outcome) item.error = outcome.error;
     else item.stopReason = outcome.stopReason;
     this.#emit({ type: 'updated', item });

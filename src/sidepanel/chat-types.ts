@@ -104,6 +104,8 @@ export interface AgentItem {
   agentName: string;
   segments: Segment[];
   done: boolean;
+  /** The connection dropped mid-reply; the reply goes on here if the agent's session comes back. */
+  interrupted?: boolean;
   stopReason?: string;
   error?: string;
 }
