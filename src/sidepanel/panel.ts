@@ -2,6 +2,7 @@
  * Boots the side panel for its window: loads settings, builds the tool servers and gates, starts
  * one connection per agent and mounts the views.
  */
+import { messageWithCode } from './code-text';
 import { h } from './dom';
 import { localise, t } from './i18n';
 import { mountChat } from './panel-chat';
@@ -82,7 +83,7 @@ export async function startPanel(): Promise<void> {
           'section',
           { className: 'first-run', 'aria-labelledby': 'first-run-heading' },
           h('h2', { id: 'first-run-heading' }, t('firstRunHeading')),
-          h('p', {}, t('firstRunIntro')),
+          h('p', {}, ...messageWithCode('firstRunIntro', { code: 'npm run broker' })),
           agentForm({ defaultUrl, takenNames: () => [], onSubmit: addAgent }),
         ),
       );
