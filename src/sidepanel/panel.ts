@@ -114,7 +114,16 @@ export async function startPanel(): Promise<void> {
     guards.disconnected();
     chat.notice(t('disconnectedAll'));
   };
-  document.getElementById('disconnect-all')!.addEventListener('click', disconnectAll);
+  const disconnectAllButton = document.getElementById('disconnect-all')!;
+  disconnectAllButton.addEventListener('click', disconnectAll);
+  // Offered only while there is something to disconnect: a red button on a first run only alarms.
+  const offerDisconnectAll = () => {
+    disconnectAllButton.hidden = !hub
+      .views()
+      .some((view) => view.status === 'connected' || view.status === 'unresponsive');
+  };
+  hub.onChange(offerDisconnectAll);
+  offerDisconnectAll();
   guards.followOtherPanels(disconnectAll);
   promptsRoot.before(
     guards.banner(
