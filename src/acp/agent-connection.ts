@@ -24,7 +24,7 @@ import {
 import { createWebSocketStream } from '@agentclientprotocol/sdk/experimental/ws-client';
 import { agentErrorText } from './agent-error';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff';
-import { subprotocolsFor } from './broker-url';
+import { ACP_SUBPROTOCOL, subprotocolsFor } from './broker-url';
 import { coalesceTextChunks } from './chunk-coalescer';
 import { sleep, type Clock } from './clock';
 import { ElicitationBroker, type ElicitationPrompt } from './elicitation';
@@ -426,6 +426,11 @@ export class AgentConnection {
     this.#options.tunnel.attach(connection);
     const stop = () => connection.close(new Error('disconnected'));
     signal.addEventListener('abort', stop, { once: true });
+    // A server that opened without ACP's subprotocol will not answer the handshake: stop at once
+    // rather than wait for the handshake to time out (observeSocket has read the protocol by now).
+    observation.socket?.addEventListener?.('open', () => {
+      if (observation.protocol !== ACP_SUBPROTOCOL) stop();
+    });
     let refusal: Failure | undefined;
     const signingIn = this.#signIn;
     try {
@@ -444,10 +449,11 @@ export class AgentConnection {
       signal.removeEventListener('abort', stop);
       this.#teardown(connection);
     }
-    // A close code from the broker says more than the handshake error it caused.
+    // A close code from the broker, or a server that never spoke ACP, says more than the handshake
+    // error it caused.
     return (
       brokerRefusal(this.#options.url, observation) ??
-      refusal ??
+      (observation.opened && observation.protocol !== ACP_SUBPROTOCOL ? undefined : refusal) ??
       classifyFailure(this.#options.url, observation, this.#options.probe)
     );
   }
