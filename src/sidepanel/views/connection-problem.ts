@@ -25,6 +25,9 @@ const PROBLEMS: ReadonlySet<ConnectionStatus> = new Set([
   'unreachable',
 ]);
 
+/** Causes whose words already name the address. */
+const NAMES_URL: ReadonlySet<ConnectionStatus> = new Set(['not_broker', 'rejected', 'unreachable']);
+
 export const ACP_PATH = '/acp';
 
 /** The command that restarts the local broker admitting this extension. */
@@ -77,7 +80,13 @@ export class ConnectionProblems {
     return h(
       'div',
       { className: `connection-problem status-${view.status}`, role: 'group', 'aria-label': heading },
-      h('p', { className: 'problem-heading' }, h('strong', {}, heading), ' · ', view.profile.url),
+      h(
+        'p',
+        { className: 'problem-heading' },
+        h('strong', {}, heading),
+        // The address once: in the heading unless the cause already says it.
+        NAMES_URL.has(view.status) ? null : ` · ${view.profile.url}`,
+      ),
       ...this.#cause(view),
       h(
         'div',
