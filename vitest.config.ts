@@ -1,4 +1,10 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+// Tests and the brokers they start never touch the user's config directory (the kept token).
+const config = mkdtempSync(join(tmpdir(), 'tabwright-test-config-'));
 
 export default defineConfig({
   define: { __TABWRIGHT_TEST_BUILD__: 'true' },
@@ -11,6 +17,7 @@ export default defineConfig({
       'test/integration/**/*.test.ts',
     ],
     environment: 'node',
+    env: { XDG_CONFIG_HOME: config },
     testTimeout: 20_000,
   },
 });

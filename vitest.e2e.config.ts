@@ -1,10 +1,17 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+// Tests and the brokers they start never touch the user's config directory (the kept token).
+const config = mkdtempSync(join(tmpdir(), 'tabwright-test-config-'));
 
 /** End-to-end tests drive real Chromium and real servers, so they run one file at a time. */
 export default defineConfig({
   test: {
     include: ['test/e2e/**/*.e2e.ts'],
     environment: 'node',
+    env: { XDG_CONFIG_HOME: config },
     testTimeout: 120_000,
     hookTimeout: 300_000,
     fileParallelism: false,

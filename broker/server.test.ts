@@ -34,10 +34,15 @@ describe('broker plumbing', () => {
 });
 
 describe('the command line', () => {
-  it('defaults to the demo agent on loopback with a fresh token', () => {
-    const config = parseCli([], {});
-    expect(config).toMatchObject({ port: 8765, host: '127.0.0.1', dialect: 'a', agentCommand: undefined });
-    expect((config as { token: string }).token).toMatch(/^[\w-]{32}$/);
+  // Never the real config directory: the kept token goes to a temporary one.
+  const config = mkdtempSync(join(tmpdir(), 'tabwright-config-'));
+  afterAll(() => rmSync(config, { recursive: true, force: true }));
+  const env = { XDG_CONFIG_HOME: config };
+
+  it('defaults to the demo agent on loopback with the kept token', () => {
+    const parsed = parseCli([], env);
+    expect(parsed).toMatchObject({ port: 8765, host: '127.0.0.1', dialect: 'a', agentCommand: undefined });
+    expect((parsed as { token: string }).token).toMatch(/^[\w-]{32}$/);
   });
 
   it('takes an agent command, a dialect, a token and a port', () => {
@@ -46,8 +51,8 @@ describe('the command line', () => {
     ).toMatchObject({ agentCommand: 'my-agent --acp', dialect: 'b', token: 'abc', port: 0 });
     expect(parseCli([], { TABWRIGHT_TOKEN: 'from-env' })).toMatchObject({ token: 'from-env' });
     expect(parseCli(['--no-token'], { TABWRIGHT_TOKEN: 'x' })).toMatchObject({ token: '' });
-    expect(parseCli(['--detached-ttl', '2.5'], {})).toMatchObject({ detachedAgentTtlMs: 150_000 });
-    expect(parseCli([], {})).toMatchObject({ detachedAgentTtlMs: undefined });
+    expect(parseCli(['--detached-ttl', '2.5'], env)).toMatchObject({ detachedAgentTtlMs: 150_000 });
+    expect(parseCli([], env)).toMatchObject({ detachedAgentTtlMs: undefined });
   });
 
   it('refuses what would fail later', () => {
@@ -71,8 +76,8 @@ describe('the command line', () => {
   it('admits the extensions given by id, repeated or as a comma list', () => {
     const a = 'a'.repeat(32);
     const b = 'b'.repeat(32);
-    expect(parseCli(['--extension-id', a, '--extension-id', `${b},${a}`], {})).toMatchObject({ extensionIds: [a, b] });
-    expect(parseCli([], {})).toMatchObject({ extensionIds: [] });
+    expect(parseCli(['--extension-id', a, '--extension-id', `${b},${a}`], env)).toMatchObject({ extensionIds: [a, b] });
+    expect(parseCli([], env)).toMatchObject({ extensionIds: [] });
     expect(() => parseCli(['--extension-id', 'not-an-id'], {})).toThrow(/32 letters a–p/);
   });
 
@@ -82,7 +87,7 @@ describe('the command line', () => {
     expect(warnings[0]).toMatch(/ps.*--token-file.*TABWRIGHT_TOKEN/);
     expect(warnings[0]).not.toContain('abc');
     expect((parseCli([], { TABWRIGHT_TOKEN: 'from-env' }) as CliConfig).warnings).toEqual([]);
-    expect((parseCli([], {}) as CliConfig).warnings).toEqual([]);
+    expect((parseCli([], env) as CliConfig).warnings).toEqual([]);
   });
 
   describe('--token-file', () => {

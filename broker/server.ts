@@ -2,8 +2,8 @@
  * The local broker's HTTP server: `GET /acp` upgrades to the ACP WebSocket after the Host,
  * Origin, subprotocol and bearer checks; `/mcp` (and `/mcp/<session>`) serves the attached
  * panel's tools over Streamable-HTTP MCP after the Host, Origin and bearer-header checks, and only
- * when the broker has a token; `GET /` answers plainly so a panel can tell "wrong token" from
- * "nothing listening". Who is admitted is decided in upgrade-policy.ts: the broker's token (the
+ * when the broker has a token; `GET /` answers plainly. An extension it refuses is told why in a
+ * close code (src/contract/refusals.ts), since a browser cannot read an HTTP refusal. Who is admitted is decided in upgrade-policy.ts: the broker's token (the
  * operator's) opens `/acp`, `/mcp` and every `/mcp/<session>`; a session's credential, the one its
  * agent is given, opens only that session's `/mcp/<session>`.
  */
@@ -210,19 +210,21 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
   });
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const path = new URL(request.url ?? '/', 'http://broker').pathname;
-    if (path !== '/acp') return refuse(socket, 404, 'Only /acp accepts WebSocket connections');
     const verdict = judgeUpgrade(
       {
         host: request.headers.host,
         origin: request.headers.origin,
         protocols: parseProtocols(request.headers['sec-websocket-protocol']),
+        path: new URL(request.url ?? '/', 'http://broker').pathname,
       },
       admission,
     );
     if (!verdict.ok) {
       log(`refused a connection: ${verdict.reason}`);
-      return refuse(socket, verdict.status, verdict.reason);
+      if (verdict.closeCode === undefined) return refuse(socket, verdict.status, verdict.reason);
+      // An extension cannot read an HTTP refusal: it opens and hears why at once, and is never read from.
+      const { closeCode, closeReason } = verdict;
+      return wss.handleUpgrade(request, socket, head, (ws) => ws.close(closeCode, closeReason));
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
       sockets.add(ws);

@@ -37,6 +37,37 @@ describe('judgeUpgrade', () => {
     }
     expect(judgeUpgrade({ ...ok, origin: panel.toUpperCase() }, withToken)).toMatchObject({ ok: false, status: 403 });
   });
+  it('tells an extension why in a close code it can read, and a program or a page over HTTP', () => {
+    const other = `chrome-extension://${OTHER_ID}`;
+    expect(judgeUpgrade({ ...ok, origin: other }, withToken)).toMatchObject({
+      closeCode: 4403,
+      closeReason: `extension not admitted: start the broker with --extension-id ${OTHER_ID}`,
+    });
+    expect(judgeUpgrade({ ...ok, protocols: ['openab.bearer.nope', 'acp.v1'] }, withToken)).toMatchObject({
+      status: 401,
+      closeCode: 4401,
+      closeReason: 'wrong token',
+    });
+    expect(judgeUpgrade({ ...ok, protocols: ['acp.v1'] }, withToken)).toMatchObject({ closeCode: 4401 });
+    expect(judgeUpgrade({ ...ok, path: '/wrong' }, withToken)).toMatchObject({ status: 404, closeCode: 4404 });
+    // A wrong path is said first, even to an extension that is not admitted.
+    expect(judgeUpgrade({ ...ok, origin: other, path: '/' }, withToken)).toMatchObject({ closeCode: 4404 });
+    expect(judgeUpgrade({ ...ok, path: '/acp' }, withToken)).toEqual({ ok: true });
+    // Whoever cannot complete the handshake, sends no extension Origin or a rebinding Host hears HTTP.
+    expect(judgeUpgrade({ ...ok, origin: other, protocols: ['openab.bearer.t0k'] }, withToken)).not.toHaveProperty(
+      'closeCode',
+    );
+    for (const facts of [
+      { ...ok, origin: undefined, protocols: ['acp.v1'] },
+      { ...ok, origin: undefined, path: '/wrong' },
+      { ...ok, origin: 'https://evil.example', path: '/wrong' },
+      { ...ok, host: 'evil.example', origin: other },
+      { ...ok, host: 'evil.example', path: '/wrong' },
+    ]) {
+      expect(judgeUpgrade(facts, withToken)).not.toHaveProperty('closeCode');
+    }
+    expect(judgeUpgrade({ ...ok, host: 'evil.example', path: '/wrong' }, withToken)).toMatchObject({ status: 403 });
+  });
   it('admits the extensions given with --extension-id', () => {
     const both: Admission = { ...withToken, extensionIds: new Set([TEST_BUILD_EXTENSION_ID, OTHER_ID]) };
     expect(judgeUpgrade({ ...ok, origin: `chrome-extension://${OTHER_ID}` }, both)).toEqual({ ok: true });

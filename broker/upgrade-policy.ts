@@ -11,12 +11,18 @@
  * session a request speaks for; the path only has to agree with it.
  */
 import { timingSafeEqual } from 'node:crypto';
+import { notAdmittedReason, REFUSAL_CLOSE } from '../src/contract/refusals';
 import { extensionIdOf } from './extension-ids';
 
 export const ACP_SUBPROTOCOL = 'acp.v1';
 export const BEARER_PREFIX = 'openab.bearer.';
 
-export type Verdict = { ok: true } | { ok: false; status: 400 | 401 | 403; reason: string };
+/**
+ * A refusal is an HTTP status, or for an extension (which cannot read one) a close code: the upgrade
+ * is accepted and closed at once with `closeCode` and `closeReason` (see src/contract/refusals.ts).
+ */
+export type Verdict =
+  { ok: true } | { ok: false; status: 400 | 401 | 403 | 404; reason: string; closeCode?: number; closeReason?: string };
 
 export interface Admission {
   /** The bearer token; undefined when the broker runs without one. */
@@ -71,9 +77,31 @@ export function judgeRequest(facts: RequestFacts, admission: Admission): Verdict
   return { ok: true };
 }
 
-export function judgeUpgrade(facts: RequestFacts & { protocols: readonly string[] }, admission: Admission): Verdict {
+export const ACP_PATH = '/acp';
+
+/**
+ * `GET /acp`'s upgrade. Host and a web page's Origin are refused over HTTP (they get nothing to
+ * read); an extension offering `acp.v1` is told the rest in a close frame: a wrong path, that its id
+ * is not admitted, a missing or wrong token, in that order.
+ */
+export function judgeUpgrade(
+  facts: RequestFacts & { protocols: readonly string[]; path?: string },
+  admission: Admission,
+): Verdict {
   const base = judgeRequest(facts, admission);
-  if (!base.ok) return base;
+  const extensionId = hasOrigin(facts) ? extensionIdOf(facts.origin!) : undefined;
+  if (!base.ok && (extensionId === undefined || !hostIsLoopback(facts.host, admission.extraHosts))) return base;
+  const tellable = extensionId !== undefined && facts.protocols.includes(ACP_SUBPROTOCOL);
+  const told = (verdict: Extract<Verdict, { ok: false }>, closeCode: number, closeReason: string): Verdict =>
+    tellable ? { ...verdict, closeCode, closeReason } : verdict;
+  if (facts.path !== undefined && facts.path !== ACP_PATH) {
+    return told(
+      { ok: false, status: 404, reason: `Only ${ACP_PATH} accepts WebSocket connections` },
+      REFUSAL_CLOSE.wrongPath,
+      `wrong path: this broker serves ${ACP_PATH}`,
+    );
+  }
+  if (!base.ok) return told(base, REFUSAL_CLOSE.notAdmitted, notAdmittedReason(extensionId!));
   if (!facts.protocols.includes(ACP_SUBPROTOCOL)) {
     return { ok: false, status: 400, reason: `Offer the ${ACP_SUBPROTOCOL} subprotocol` };
   }
@@ -88,7 +116,11 @@ export function judgeUpgrade(facts: RequestFacts & { protocols: readonly string[
   }
   const bearer = facts.protocols.find((p) => p.startsWith(BEARER_PREFIX));
   if (!bearer || !tokensMatch(token, bearer.slice(BEARER_PREFIX.length))) {
-    return { ok: false, status: 401, reason: 'Missing or wrong bearer token' };
+    return told(
+      { ok: false, status: 401, reason: 'Missing or wrong bearer token' },
+      REFUSAL_CLOSE.wrongToken,
+      bearer ? 'wrong token' : 'missing token: this broker needs one',
+    );
   }
   return { ok: true };
 }

@@ -1,11 +1,16 @@
 /**
- * `npm run screenshots`: the panel as a person sees it, light and dark — a chat with code, a
- * table, a plan and an open tool card, a permission request, and agent settings — saved as PNGs
- * under test-results/screenshots/, in English and again in Traditional Chinese (`-zh-TW` files).
- * Runs the built test extension (TABWRIGHT_TEST_DIST to use another build) against the showcase
- * peer, at a side panel's size.
+ * `npm run screenshots`: the panel as a person sees it, light and dark — the first run, connections
+ * refused for each reason the panel tells apart, a chat with code, a table, a plan and an open tool
+ * card, a permission request, and agent settings — saved as PNGs under test-results/screenshots/, in
+ * English and again in Traditional Chinese (`-zh-TW` files). Runs the built test extension
+ * (TABWRIGHT_TEST_DIST to use another build) against the showcase peer and the project's broker,
+ * at a side panel's narrowest width (360 px). The chat with a tool card, in English and light, is
+ * also the README's picture: docs/panel.png.
  */
-import { mkdirSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import {
@@ -15,12 +20,15 @@ import {
   panelText,
   ROOT,
   sendMessage,
+  TEST_DIST,
   type PanelText,
 } from '../test/e2e/harness';
 import { startShowcasePeer } from '../test/peers/showcase-peer';
+import { startBroker, type RunningBroker } from '../broker/server';
 
 const OUT = join(ROOT, 'test-results', 'screenshots');
-const VIEWPORT = { width: 420, height: 860 };
+const VIEWPORT = { width: 360, height: 860 };
+const README_IMAGE = join(ROOT, 'docs', 'panel.png');
 
 /** Chrome's UI language, the `_locales` folder its strings come from, and the file-name suffix. */
 const LANGUAGES = [
@@ -37,6 +45,66 @@ async function both(panel: Page, name: string, suffix: string): Promise<string[]
     const file = join(OUT, `${name}-${scheme}${suffix}.png`);
     await panel.screenshot({ path: file });
     files.push(file);
+  }
+  return files;
+}
+
+/** A port nothing listens on: bound, read, released. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * Refused connections: a wrong token, a wrong path and nothing listening side by side, then an
+ * extension the broker does not admit (the build without the test key, as "Load unpacked" loads it).
+ */
+async function shootRefusals(locale: string, text: PanelText, suffix: string, broker: RunningBroker) {
+  const files: string[] = [];
+  const launched = await launchWithExtension(undefined, { locale });
+  try {
+    const panel = await openPanelTab(launched);
+    await panel.setViewportSize(VIEWPORT);
+    const nobody = `ws://127.0.0.1:${await freePort()}/acp`;
+    const agents = [
+      { name: 'Claude', url: broker.url, token: 'not-the-token', status: 'statusAuthFailed' },
+      { name: 'Codex', url: broker.url.replace(/\/acp$/, '/'), token: 'x', status: 'statusWrongPath' },
+      { name: 'Gemini', url: nobody, token: '', status: 'statusUnreachable' },
+    ] as const;
+    for (const [index, agent] of agents.entries()) {
+      if (index > 0 && (await panel.locator('.first-run').count()) === 0) {
+        const settings = panel.getByRole('button', { name: text('settings') });
+        if ((await settings.getAttribute('aria-pressed')) !== 'true') await settings.click();
+      }
+      await addAgentThroughForm(panel, { ...agent, follow: false }, text);
+      const chip = new RegExp(`^${escapeRegExp(agent.name)}: ${escapeRegExp(text(agent.status))}`);
+      await panel.getByRole('button', { name: chip }).waitFor({ timeout: 30_000 });
+    }
+    await panel.getByRole('button', { name: text('settings') }).click();
+    files.push(...(await both(panel, 'refused', suffix)));
+  } finally {
+    await launched.close();
+  }
+
+  const unpacked = mkdtempSync(join(tmpdir(), 'tabwright-unpacked-'));
+  cpSync(TEST_DIST, unpacked, { recursive: true });
+  const manifestFile = join(unpacked, 'manifest.json');
+  const { key: _key, ...manifest } = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, unknown>;
+  writeFileSync(manifestFile, JSON.stringify(manifest));
+  const other = await launchWithExtension(unpacked, { locale });
+  try {
+    const panel = await openPanelTab(other);
+    await panel.setViewportSize(VIEWPORT);
+    await addAgentThroughForm(panel, { name: 'Claude', url: broker.url, token: 'x', follow: false }, text);
+    const chip = new RegExp(`^Claude: ${escapeRegExp(text('statusNotAdmitted'))}`);
+    await panel.getByRole('button', { name: chip }).waitFor({ timeout: 30_000 });
+    files.push(...(await both(panel, 'refused-not-admitted', suffix)));
+  } finally {
+    await other.close();
+    rmSync(unpacked, { recursive: true, force: true });
   }
   return files;
 }
@@ -85,15 +153,20 @@ async function shoot(locale: string, text: PanelText, suffix: string, peerUrl: s
 async function main(): Promise<void> {
   mkdirSync(OUT, { recursive: true });
   const peer = await startShowcasePeer();
+  const broker = await startBroker({ token: 'screenshot-token' });
   const files: string[] = [];
   try {
     for (const { locale, folder, suffix } of LANGUAGES) {
+      files.push(...(await shootRefusals(locale, panelText(folder), suffix, broker)));
       files.push(...(await shoot(locale, panelText(folder), suffix, peer.url)));
     }
   } finally {
     await peer.close();
+    await broker.close();
   }
-  for (const file of files) console.log(file);
+  // The README's picture of the panel at work.
+  copyFileSync(join(OUT, 'chat-tool-card-light.png'), README_IMAGE);
+  for (const file of [...files, README_IMAGE]) console.log(file);
 }
 
 main().catch((error: unknown) => {

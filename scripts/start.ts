@@ -1,10 +1,12 @@
 /**
  * `npm start`: builds the extension if it is out of date, starts the local broker with the demo
- * agent and a fresh token, serves a demo page, and launches Chromium with the extension loaded in
- * a throwaway profile. Without a display (or with --headless) it drives one exchange through the
- * real panel and prints the transcript.
+ * agent and the kept token (the one `npm run broker` uses), serves a demo page, and launches
+ * Chromium with the extension loaded in a throwaway profile, its panel already paired with the
+ * broker. Without a display (or with --headless) it drives one exchange through the real panel and
+ * prints the transcript.
  */
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -12,10 +14,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium } from 'playwright-core';
+import { chromium, type Worker } from 'playwright-core';
 import pkg from '../package.json' with { type: 'json' };
-import { freshToken } from '../broker/main';
-import { startBroker } from '../broker/server';
+import { keepToken, keptTokenPath } from '../broker/kept-token';
+import { startBroker, type RunningBroker } from '../broker/server';
+import { AgentProfile, Settings, SETTINGS_VERSION } from '../src/shared/settings';
+import { SETTINGS_KEY } from '../src/shared/settings-store';
+import { tokenKey } from '../src/shared/stores';
 
 const root = join(import.meta.dirname, '..');
 const dist = join(root, 'dist');
@@ -54,6 +59,33 @@ async function serveDemo(): Promise<{ url: string; close(): void }> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => server.close() };
 }
 
+/**
+ * Pairs the launched panel with the broker: one agent and its token, written into the extension's
+ * storage over the DevTools pipe Playwright drives Chromium through, so the token is in no URL,
+ * command line or log.
+ */
+async function pairPanel(worker: Worker, brokerUrl: string, token: string): Promise<void> {
+  const agent = AgentProfile.parse({ id: randomUUID(), name: 'Demo', url: brokerUrl });
+  const settings = Settings.parse({ version: SETTINGS_VERSION, agents: [agent] });
+  await worker.evaluate((items) => chrome.storage.local.set(items), {
+    [SETTINGS_KEY]: settings,
+    [tokenKey(agent.id)]: token,
+  });
+}
+
+/** The usual port when it is free, any free port otherwise, and then it says so. */
+async function startOnPort(port: number, options: Parameters<typeof startBroker>[0]): Promise<RunningBroker> {
+  try {
+    return await startBroker({ ...options, port });
+  } catch (error) {
+    const broker = await startBroker({ ...options, port: 0 });
+    const why =
+      (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? 'is in use' : `failed (${(error as Error).message})`;
+    console.log(`Port ${port} ${why}: the broker listens on port ${broker.port} instead.`);
+    return broker;
+  }
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -64,17 +96,15 @@ async function main(): Promise<void> {
   });
   const headless = values.headless || !process.env.DISPLAY;
   buildIfNeeded();
-  const token = freshToken();
+  // The token `npm run broker` keeps: saved agents and MCP clients keep working across both.
+  const kept = keepToken(keptTokenPath(process.env));
   const options = {
-    token,
+    token: kept.token,
     version: pkg.version,
     log: (line: string) => console.log(`[broker] ${line}`),
     ...(values.agent ? { agentCommand: values.agent } : {}),
   };
-  // The usual port when it is free, any free port otherwise.
-  const broker = await startBroker({ ...options, port: Number(values.port) }).catch(() =>
-    startBroker({ ...options, port: 0 }),
-  );
+  const broker = await startOnPort(Number(values.port), options);
   const demo = await serveDemo();
   // A copy of dist/ that also tells the first run where this broker is (never the token).
   const extension = mkdtempSync(join(tmpdir(), 'tabwright-extension-'));
@@ -82,7 +112,8 @@ async function main(): Promise<void> {
   writeFileSync(join(extension, 'local-broker.json'), JSON.stringify({ url: broker.url }));
   const profile = mkdtempSync(join(tmpdir(), 'tabwright-profile-'));
   console.log(
-    `\nTabwright ${pkg.version}\n  Broker URL: ${broker.url}\n  Token:      ${token}\n` +
+    `\nTabwright ${pkg.version}\n  Broker URL: ${broker.url}\n` +
+      `  Token:      kept in ${kept.path} (the panel is paired with it already)\n` +
       `  MCP URL:    ${broker.mcpUrl} (header Authorization: Bearer <token>)\n` +
       `  Agent:      ${values.agent ?? 'the demo agent'}\n  Demo page:  ${demo.url}\n`,
   );
@@ -116,11 +147,10 @@ async function main(): Promise<void> {
   const extensionId = new URL(worker.url()).host;
   // The release build has no key, so Chromium names the unpacked copy by its path: admit that id.
   broker.admitExtension(extensionId);
+  await pairPanel(worker, broker.url, kept.token);
 
   if (!headless) {
-    console.log(
-      'Chromium is open. Click the Tabwright toolbar icon, confirm the broker URL, paste the token and add the agent.',
-    );
+    console.log('Chromium is open. Click the Tabwright toolbar icon: the Demo agent is there, connected.');
     console.log('Press Ctrl+C to stop.');
     context.on('close', () => void cleanup().then(() => process.exit(0)));
     return;
@@ -129,12 +159,6 @@ async function main(): Promise<void> {
   console.log('No display: driving one exchange through the real panel, headless.\n');
   const panel = await context.newPage();
   await panel.goto(`chrome-extension://${extensionId}/src/sidepanel/index.html`);
-  await panel.getByRole('textbox', { name: 'Agent name' }).fill('Demo');
-  if ((await panel.getByRole('textbox', { name: 'Broker URL' }).inputValue()) !== broker.url) {
-    throw new Error('the first run did not offer the local broker URL');
-  }
-  await panel.getByLabel('Token', { exact: true }).fill(token);
-  await panel.getByRole('button', { name: 'Add agent' }).click();
   await panel.getByRole('button', { name: /Demo: connected/ }).waitFor({ timeout: 20_000 });
   const box = panel.getByRole('textbox', { name: 'Message' });
   await box.fill('help');

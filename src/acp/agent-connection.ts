@@ -24,11 +24,11 @@ import {
 import { createWebSocketStream } from '@agentclientprotocol/sdk/experimental/ws-client';
 import { agentErrorText } from './agent-error';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff';
-import { subprotocolsFor } from './broker-url';
+import { ACP_SUBPROTOCOL, subprotocolsFor } from './broker-url';
 import { coalesceTextChunks } from './chunk-coalescer';
 import { sleep, type Clock } from './clock';
 import { ElicitationBroker, type ElicitationPrompt } from './elicitation';
-import { classifyFailure, type Failure, type ReachabilityProbe } from './failure';
+import { brokerRefusal, classifyFailure, type Failure, type ReachabilityProbe } from './failure';
 import { LivenessMonitor } from './liveness';
 import { batchText, Outbox, type Batch, type QueuedMessage } from './outbox';
 import { PermissionBroker, type PermissionMemory, type PermissionPrompt } from './permissions';
@@ -42,7 +42,17 @@ export type ConnectionStatus =
   | 'connecting'
   | 'connected'
   | 'unresponsive'
+  /** The broker refused the token. */
   | 'auth_failed'
+  /** The broker does not admit this extension (it names the `--extension-id` to start it with). */
+  | 'not_admitted'
+  /** The broker serves another path. */
+  | 'wrong_path'
+  /** A WebSocket server that does not speak ACP. */
+  | 'not_broker'
+  /** A server answers there but turned the connection away without a reason. */
+  | 'rejected'
+  /** Nothing is listening. */
   | 'unreachable'
   /** The agent answered that it needs signing in; it waits for the user to pick a sign-in method. */
   | 'needs_signin'
@@ -55,8 +65,13 @@ export interface SessionSetup {
   configOptions?: SessionConfigOption[] | null;
 }
 
+/** Facts a status carries besides its words: the extension id a broker wants admitted. */
+export interface StatusFacts {
+  extensionId?: string;
+}
+
 export interface AgentEvents {
-  status(status: ConnectionStatus, detail?: string): void;
+  status(status: ConnectionStatus, detail?: string, facts?: StatusFacts): void;
   session(sessionId: string, how: SessionMethod, note: string | undefined, setup: SessionSetup): void;
   turnStarted(batch: Batch): void;
   update(update: SessionUpdate, batchId: string | undefined): void;
@@ -358,15 +373,22 @@ export class AgentConnection {
         refusals = 0;
         continue;
       }
-      if (failure.kind === 'auth_failed' || failure.kind === 'protocol') {
-        // A browser cannot tell "refused" from "not listening yet" (a broker that is just
-        // restarting answers the follow-up probe): believe a refusal only when it repeats.
+      if (failure.kind === 'auth_failed' || failure.kind === 'not_admitted' || failure.kind === 'wrong_path') {
+        // The broker said so in its close frame: no doubt to wait out.
+        refusals = 2;
+        this.#setStatus(failure.kind, failure.detail, failure.extensionId ? { extensionId: failure.extensionId } : {});
+        // Keep trying, slowly: a broker restarted with the right token or id heals without a click.
+        await this.#sleepOrWake(this.#timing.backoff.capMs, signal);
+        continue;
+      }
+      if (failure.kind === 'rejected' || failure.kind === 'not_broker') {
+        // A server that turns a socket away without a reason may be one that is just restarting:
+        // believe it only when it repeats.
         if (++refusals < 2) {
           await this.#sleepOrWake(this.#timing.backoff.baseMs, signal);
           continue;
         }
-        this.#setStatus(failure.kind === 'auth_failed' ? 'auth_failed' : 'unreachable', failure.detail);
-        // Keep trying, slowly: a token fixed on the broker's side heals without a click.
+        this.#setStatus(failure.kind, failure.detail);
         await this.#sleepOrWake(this.#timing.backoff.capMs, signal);
         continue;
       }
@@ -423,6 +445,11 @@ export class AgentConnection {
     this.#options.tunnel.attach(connection);
     const stop = () => connection.close(new Error('disconnected'));
     signal.addEventListener('abort', stop, { once: true });
+    // A server that opened without ACP's subprotocol will not answer the handshake: stop at once
+    // rather than wait for the handshake to time out (observeSocket has read the protocol by now).
+    observation.socket?.addEventListener?.('open', () => {
+      if (observation.protocol !== ACP_SUBPROTOCOL) stop();
+    });
     let refusal: Failure | undefined;
     const signingIn = this.#signIn;
     try {
@@ -441,7 +468,13 @@ export class AgentConnection {
       signal.removeEventListener('abort', stop);
       this.#teardown(connection);
     }
-    return refusal ?? classifyFailure(this.#options.url, observation, this.#options.probe);
+    // A close code from the broker, or a server that never spoke ACP, says more than the handshake
+    // error it caused.
+    return (
+      brokerRefusal(this.#options.url, observation) ??
+      (observation.opened && observation.protocol !== ACP_SUBPROTOCOL ? undefined : refusal) ??
+      classifyFailure(this.#options.url, observation, this.#options.probe)
+    );
   }
 
   async #handshake(agent: ClientContext, observation: SocketObservation): Promise<void> {
@@ -629,8 +662,8 @@ export class AgentConnection {
     this.#options.events.queueChanged(this.outbox.pending, this.outbox.inflight);
   }
 
-  #setStatus(status: ConnectionStatus, detail?: string): void {
+  #setStatus(status: ConnectionStatus, detail?: string, facts?: StatusFacts): void {
     this.#status = status;
-    this.#options.events.status(status, detail);
+    this.#options.events.status(status, detail, facts);
   }
 }

@@ -68,7 +68,7 @@ export function subprotocolsFor(token: string): string[] {
   return token ? [BEARER_PREFIX + token, ACP_SUBPROTOCOL] : [ACP_SUBPROTOCOL];
 }
 
-/** The broker's plain HTTP address, fetched to tell "wrong token" from "nobody there". */
+/** The broker's plain HTTP address, fetched to tell "turned away" from "nobody there". */
 export function httpUrlFor(wsUrl: string): string {
   const url = new URL(wsUrl);
   url.protocol = url.protocol === 'wss:' ? 'https:' : 'http:';

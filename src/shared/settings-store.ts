@@ -7,7 +7,7 @@
 import { loadSettings, type LoadedSettings, type Settings } from './settings';
 import type { StorageArea } from './stores';
 
-const SETTINGS_KEY = 'settings';
+export const SETTINGS_KEY = 'settings';
 
 export type SettingsListener = (next: Settings, previous: Settings) => void;
 

@@ -21,18 +21,21 @@ export class MemoryArea implements StorageArea {
   }
 }
 
+/** The local-area key an agent's token is kept under. */
+export const tokenKey = (agentId: string) => `token:${agentId}`;
+
 export class TokenStore {
   constructor(private readonly localArea: StorageArea) {}
   async get(agentId: string): Promise<string> {
-    const key = `token:${agentId}`;
+    const key = tokenKey(agentId);
     const { [key]: token } = await this.localArea.get([key]);
     return typeof token === 'string' ? token : '';
   }
   async set(agentId: string, token: string): Promise<void> {
-    await this.localArea.set({ [`token:${agentId}`]: token });
+    await this.localArea.set({ [tokenKey(agentId)]: token });
   }
   async remove(agentId: string): Promise<void> {
-    await this.localArea.remove([`token:${agentId}`]);
+    await this.localArea.remove([tokenKey(agentId)]);
   }
 }
 

@@ -35,6 +35,8 @@ export interface AgentView {
   profile: AgentProfile;
   status: ConnectionStatus;
   detail: string | undefined;
+  /** For `not_admitted`: the extension id the broker wants to be started with. */
+  extensionId: string | undefined;
   busy: boolean;
   pending: number;
   /** What the agent's session says about itself: title, mode, commands, usage. */
@@ -72,6 +74,7 @@ interface Runtime {
   declared: DeclaredServer[];
   status: ConnectionStatus;
   detail: string | undefined;
+  extensionId: string | undefined;
   session: SessionState;
 }
 
@@ -118,6 +121,7 @@ export class AgentHub {
       profile: r.profile,
       status: r.status,
       detail: r.detail,
+      extensionId: r.extensionId,
       busy: r.connection.busy,
       pending: r.connection.outbox.pending.length,
       session: r.session,
@@ -141,6 +145,7 @@ export class AgentHub {
       declared: [],
       status: 'disabled',
       detail: undefined,
+      extensionId: undefined,
       session: emptySessionState(),
       tunnel: undefined as unknown as McpTunnel,
       connection: undefined as unknown as AgentConnection,
@@ -167,9 +172,10 @@ export class AgentHub {
       permissionMemory: this.options.permissions.memoryFor(profile.id),
       ...(this.options.timing ? { timing: this.options.timing } : {}),
       events: {
-        status: (status, detail) => {
+        status: (status, detail, facts) => {
           runtime.status = status;
           runtime.detail = detail;
+          runtime.extensionId = facts?.extensionId;
           this.#changed();
         },
         session: (_id, how, note, setup) => {

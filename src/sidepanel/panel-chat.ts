@@ -16,6 +16,7 @@ import { t } from './i18n';
 import type { NewAgent } from './views/agent-form';
 import { AgentsSettings } from './views/agents-settings';
 import { Composer } from './views/composer';
+import { ConnectionProblems } from './views/connection-problem';
 import { Roster, statusText } from './views/roster';
 import { ShareTabView } from './views/share-tab';
 import { TranscriptView } from './views/transcript';
@@ -192,6 +193,15 @@ export function mountChat(options: ChatMountOptions): ChatUi {
     shareTab.render();
     roster.refreshTabs();
   });
+  const problems = new ConnectionProblems({
+    edit: (id) => {
+      options.showSettings();
+      void agentsSettings.edit(id);
+    },
+    reconnect: (id) => hub.reconnect(id),
+    copy: (text) => navigator.clipboard.writeText(text),
+  });
+  options.rosterRoot.after(problems.element);
   // A permission request blocks its agent: when Settings hide the conversation, say so above them.
   const waiting = new Map<string, string>();
   const waitingBar = h('div', { className: 'permission-waiting', role: 'status', hidden: true });
@@ -233,6 +243,7 @@ export function mountChat(options: ChatMountOptions): ChatUi {
     showWaiting();
     roster.render(hub.views(), options.store.get().actMode);
     shareTab.render();
+    problems.render(hub.views());
     composer.setBusy(hub.busy());
     composer.setCanRetry(chat.lastUser() !== undefined);
     agentsSettings.refresh();

@@ -2,6 +2,7 @@
  * Boots the side panel for its window: loads settings, builds the tool servers and gates, starts
  * one connection per agent and mounts the views.
  */
+import { messageWithCode } from './code-text';
 import { h } from './dom';
 import { localise, t } from './i18n';
 import { mountChat } from './panel-chat';
@@ -82,7 +83,7 @@ export async function startPanel(): Promise<void> {
           'section',
           { className: 'first-run', 'aria-labelledby': 'first-run-heading' },
           h('h2', { id: 'first-run-heading' }, t('firstRunHeading')),
-          h('p', {}, t('firstRunIntro')),
+          h('p', {}, ...messageWithCode('firstRunIntro', { code: 'npm run broker' })),
           agentForm({ defaultUrl, takenNames: () => [], onSubmit: addAgent }),
         ),
       );
@@ -113,7 +114,16 @@ export async function startPanel(): Promise<void> {
     guards.disconnected();
     chat.notice(t('disconnectedAll'));
   };
-  document.getElementById('disconnect-all')!.addEventListener('click', disconnectAll);
+  const disconnectAllButton = document.getElementById('disconnect-all')!;
+  disconnectAllButton.addEventListener('click', disconnectAll);
+  // Offered only while there is something to disconnect: a red button on a first run only alarms.
+  const offerDisconnectAll = () => {
+    disconnectAllButton.hidden = !hub
+      .views()
+      .some((view) => view.status === 'connected' || view.status === 'unresponsive');
+  };
+  hub.onChange(offerDisconnectAll);
+  offerDisconnectAll();
   guards.followOtherPanels(disconnectAll);
   promptsRoot.before(
     guards.banner(

@@ -1,6 +1,6 @@
 /**
  * An agent that needs signing in, behind the broker, in the real panel: its chip says so (not
- * "auth failed"), its sign-in methods are listed in words with what to run, and the one picked
+ * "wrong token"), its sign-in methods are listed in words with what to run, and the one picked
  * signs it in and starts the session, all in the one agent process the broker started.
  */
 import { describe, expect, it } from 'vitest';

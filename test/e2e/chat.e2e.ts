@@ -28,18 +28,18 @@ describe('the panel chats through the local broker', () => {
     await panel.close();
   });
 
-  it('says "authentication failed" for a wrong token and "unreachable" when nothing listens', async () => {
+  it('says "wrong token" for a wrong token and "nothing listening" when nothing listens', async () => {
     const panel = await openPanelTab(rig.launched);
     await panel.getByRole('button', { name: 'Settings' }).click();
     await addAgentThroughForm(panel, { name: 'Wrong', url: rig.broker.url, token: 'not-the-token' });
     await expect
-      .poll(() => panel.getByRole('button', { name: /Wrong: auth failed/ }).count(), { timeout: 15_000 })
+      .poll(() => panel.getByRole('button', { name: /Wrong: wrong token/ }).count(), { timeout: 15_000 })
       .toBe(1);
     const title = await panel.getByRole('button', { name: /Wrong:/ }).getAttribute('title');
-    expect(title).toMatch(/authentication failed/);
+    expect(title).toMatch(/^wrong token: the broker refused the token/);
     await addAgentThroughForm(panel, { name: 'Nobody', url: 'ws://127.0.0.1:9/acp', token: '' });
     await expect
-      .poll(() => panel.getByRole('button', { name: /Nobody: unreachable/ }).count(), { timeout: 15_000 })
+      .poll(() => panel.getByRole('button', { name: /Nobody: nothing listening/ }).count(), { timeout: 15_000 })
       .toBe(1);
     await panel.close();
   });

@@ -102,7 +102,8 @@ describe('the panel in Traditional Chinese (Taiwan)', () => {
     }));
     expect(language).toEqual({ ui: 'zh-TW', lang: 'zh-TW' });
     await expect.poll(() => panel.getByRole('button', { name: '設定', exact: true }).count()).toBe(1);
-    expect(await panel.getByRole('button', { name: '全部中斷連線', exact: true }).count()).toBe(1);
+    // Nothing is connected on a first run: no "Disconnect all" yet (it is checked once an agent is).
+    expect(await panel.getByRole('button', { name: '全部中斷連線', exact: true }).count()).toBe(0);
   });
 
   it('labels the first-run form in Chinese and fits it in a side panel', async () => {
@@ -110,7 +111,12 @@ describe('the panel in Traditional Chinese (Taiwan)', () => {
     expect(await panel.getByRole('textbox', { name: '代理程式名稱', exact: true }).count()).toBe(1);
     expect(await panel.getByRole('textbox', { name: '中介伺服器 URL', exact: true }).count()).toBe(1);
     expect(await panel.getByLabel('權杖', { exact: true }).count()).toBe(1);
-    expect(await panel.getByRole('checkbox', { name: '仍要透過未加密的 ws:// 傳送權杖' }).count()).toBe(1);
+    // The unencrypted-token box is asked only for a ws:// URL to another machine.
+    const insecure = panel.getByRole('checkbox', { name: '仍要透過未加密的 ws:// 傳送權杖' });
+    expect(await insecure.count()).toBe(0);
+    await panel.getByRole('textbox', { name: '中介伺服器 URL', exact: true }).fill('ws://broker.example/acp');
+    expect(await insecure.count()).toBe(1);
+    expect(await panel.getByRole('textbox', { name: '代理程式名稱', exact: true }).inputValue()).toBe('我的代理程式');
     expect(await panel.getByRole('button', { name: '新增代理程式', exact: true }).count()).toBe(1);
     await panel.getByText('更多選項', { exact: true }).click();
     await expectFits(panel, 'first run');
@@ -120,6 +126,7 @@ describe('the panel in Traditional Chinese (Taiwan)', () => {
     await addAgentThroughForm(panel, { name: 'Claude', url: peer.url, token: '' }, zh);
     const chip = panel.getByRole('button', { name: /^Claude: 已連線/ });
     await chip.waitFor({ timeout: 60_000 });
+    expect(await panel.getByRole('button', { name: '全部中斷連線', exact: true }).count()).toBe(1);
     expect(await panel.getByRole('navigation', { name: '代理程式', exact: true }).count()).toBe(1);
     expect(await panel.getByRole('textbox', { name: '訊息', exact: true }).count()).toBe(1);
     await sendMessage(panel, 'Why does the build fail on an empty config file?', zh);

@@ -5,6 +5,8 @@ import { AgentConnection, type AgentEvents, type ConnectionStatus } from '../../
 import { systemClock } from '../../src/acp/clock';
 import { fetchProbe } from '../../src/acp/failure';
 import { McpTunnel } from '../../src/mcp-server/tunnel';
+import { TEST_BUILD_EXTENSION_ID } from '../../broker/extension-ids';
+import { socketWithOrigin } from '../peers/node-panel';
 import { startRawPeer, type RawPeer } from '../peers/raw-acp-peer';
 
 let broker: RunningBroker | undefined;
@@ -37,7 +39,7 @@ function recorder() {
   return { statuses, chunks, ended, events };
 }
 
-function connect(url: string, token: string, events: AgentEvents) {
+function connect(url: string, token: string, events: AgentEvents, origin?: string) {
   let n = 0;
   let session: string | undefined;
   return new AgentConnection({
@@ -46,7 +48,7 @@ function connect(url: string, token: string, events: AgentEvents) {
     clientInfo: { name: 'tabwright', title: 'Tabwright', version: '0.0.0' },
     declarations: () => [],
     tunnel: new McpTunnel({ declared: () => [], mintId: () => `c${++n}` }),
-    WebSocket: WebSocket as never,
+    WebSocket: (origin ? socketWithOrigin(origin) : WebSocket) as never,
     probe: fetchProbe,
     clock: systemClock,
     mintId: () => `m${++n}`,
@@ -81,11 +83,19 @@ describe('panel ACP client against the local broker', () => {
 
   it('tells a wrong token from nothing listening', async () => {
     broker = await startBroker({ token: 'right' });
+    // The broker tells the extension in a close frame; a program without an Origin hears HTTP, which
+    // a browser could not read, and the panel can only say it was turned away.
     const wrong = recorder();
-    const a = connect(broker.url, 'wrong', wrong.events);
+    const a = connect(broker.url, 'wrong', wrong.events, `chrome-extension://${TEST_BUILD_EXTENSION_ID}`);
     a.enable();
     await until(() => wrong.statuses.some(([s]) => s === 'auth_failed'));
     a.disable();
+    expect(wrong.statuses.find(([s]) => s === 'auth_failed')![1]).toMatch(/^wrong token/);
+    const program = recorder();
+    const c = connect(broker.url, 'wrong', program.events);
+    c.enable();
+    await until(() => program.statuses.some(([s]) => s === 'rejected'), 10_000);
+    c.disable();
     const url = broker.url;
     await broker.close();
     broker = undefined;

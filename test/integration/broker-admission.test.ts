@@ -21,6 +21,7 @@ const TOKEN = 'admission-test-token';
 const OTHER_ID = 'kjihgfedcbaponmlkjihgfedcbaponml';
 const NAMED_ID = 'abcdefghijklmnopabcdefghijklmnop';
 const origin = (id: string) => `chrome-extension://${id}`;
+const OPEN = { status: 101, body: '' };
 
 let broker: RunningBroker | undefined;
 const panels: NodePanel[] = [];
@@ -33,9 +34,12 @@ afterEach(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** One WebSocket handshake: 101 when it opens, else the refusal's status and body. */
+/**
+ * One WebSocket handshake: 101 when it opens and stays open, else the HTTP refusal's status and
+ * body, or the close code and reason the broker closed with at once.
+ */
 function upgrade(url: string, protocols: string[], headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; body: string }>((done) => {
+  return new Promise<{ status: number; body: string; closeCode?: number; closeReason?: string }>((done) => {
     const ws = new WebSocket(url, protocols, { headers });
     ws.on('unexpected-response', (_request, response) => {
       let body = '';
@@ -43,8 +47,14 @@ function upgrade(url: string, protocols: string[], headers: Record<string, strin
       response.on('end', () => done({ status: response.statusCode ?? 0, body }));
     });
     ws.on('open', () => {
-      ws.close();
-      done({ status: 101, body: '' });
+      const stays = setTimeout(() => {
+        ws.close();
+        done({ status: 101, body: '' });
+      }, 300);
+      ws.once('close', (closeCode: number, reason: Buffer) => {
+        clearTimeout(stays);
+        done({ status: 101, body: '', closeCode, closeReason: reason.toString() });
+      });
     });
     ws.on('error', () => undefined);
   });
@@ -121,20 +131,24 @@ describe('broker admission with a token', () => {
 
   it('admits the test build’s extension and those named, refuses other extensions and pages', async () => {
     broker = await startBroker({ token: TOKEN, extensionIds: [NAMED_ID] });
-    expect((await upgrade(broker.url, good, { origin: origin(TEST_BUILD_EXTENSION_ID) })).status).toBe(101);
-    expect((await upgrade(broker.url, good, { origin: origin(NAMED_ID) })).status).toBe(101);
-    const other = await upgrade(broker.url, good, { origin: origin(OTHER_ID) });
-    expect(other.status).toBe(403);
-    expect(other.body).toContain(`--extension-id ${OTHER_ID}`);
+    expect(await upgrade(broker.url, good, { origin: origin(TEST_BUILD_EXTENSION_ID) })).toEqual(OPEN);
+    expect(await upgrade(broker.url, good, { origin: origin(NAMED_ID) })).toEqual(OPEN);
+    // An extension cannot read an HTTP refusal: it is told in a close frame instead.
+    expect(await upgrade(broker.url, good, { origin: origin(OTHER_ID) })).toEqual({
+      status: 101,
+      body: '',
+      closeCode: 4403,
+      closeReason: `extension not admitted: start the broker with --extension-id ${OTHER_ID}`,
+    });
     expect((await upgrade(broker.url, good, { origin: 'https://evil.example' })).status).toBe(403);
     expect((await upgrade(broker.url, good, { origin: 'http://localhost:3000' })).status).toBe(403);
   });
 
   it('admits an extension named once it runs (the id `npm start` learns from Chromium)', async () => {
     broker = await startBroker({ token: TOKEN });
-    expect((await upgrade(broker.url, good, { origin: origin(OTHER_ID) })).status).toBe(403);
+    expect(await upgrade(broker.url, good, { origin: origin(OTHER_ID) })).toMatchObject({ closeCode: 4403 });
     broker.admitExtension(OTHER_ID);
-    expect((await upgrade(broker.url, good, { origin: origin(OTHER_ID) })).status).toBe(101);
+    expect(await upgrade(broker.url, good, { origin: origin(OTHER_ID) })).toEqual(OPEN);
     expect(() => broker!.admitExtension('not-an-id')).toThrow(/32 letters a–p/);
   });
 
@@ -142,13 +156,27 @@ describe('broker admission with a token', () => {
     broker = await startBroker({ token: TOKEN, chunkDelayMs: 0 });
     await snapshotThrough(panelAt(broker.url, TOKEN, origin(TEST_BUILD_EXTENSION_ID)));
     const intruder = panelAt(broker.url, TOKEN, origin(OTHER_ID));
-    await until(() => intruder.connection.status === 'auth_failed', 20_000, 'the other extension to be refused');
+    await until(() => intruder.connection.status === 'not_admitted', 20_000, 'the other extension to be refused');
     expect(intruder.turns).toEqual([]);
+  });
+
+  it('tells an extension a wrong token and a wrong path in a close frame, a program over HTTP', async () => {
+    broker = await startBroker({ token: TOKEN });
+    const panel = { origin: origin(TEST_BUILD_EXTENSION_ID) };
+    expect(await upgrade(broker.url, ['openab.bearer.wrong', 'acp.v1'], panel)).toMatchObject({
+      closeCode: 4401,
+      closeReason: 'wrong token',
+    });
+    expect(await upgrade(broker.url, ['acp.v1'], panel)).toMatchObject({ closeCode: 4401 });
+    const wrongPath = broker.url.replace(/\/acp$/, '/wrong');
+    expect(await upgrade(wrongPath, good, panel)).toMatchObject({ closeCode: 4404 });
+    const program = await upgrade(wrongPath, good);
+    expect(program).toMatchObject({ status: 404, body: 'Only /acp accepts WebSocket connections\n' });
   });
 
   it('admits a program that sends no Origin only with the right token', async () => {
     broker = await startBroker({ token: TOKEN });
-    expect((await upgrade(broker.url, good)).status).toBe(101);
+    expect(await upgrade(broker.url, good)).toEqual(OPEN);
     expect((await upgrade(broker.url, ['openab.bearer.wrong', 'acp.v1'])).status).toBe(401);
     expect((await upgrade(broker.url, ['acp.v1'])).status).toBe(401);
   });
@@ -161,7 +189,7 @@ describe('broker admission without a token', () => {
     const program = await upgrade(broker.url, ['acp.v1']);
     expect(program.status).toBe(403);
     expect(program.body).toMatch(/without a token/);
-    expect((await upgrade(broker.url, ['acp.v1'], { origin: origin(OTHER_ID) })).status).toBe(403);
+    expect(await upgrade(broker.url, ['acp.v1'], { origin: origin(OTHER_ID) })).toMatchObject({ closeCode: 4403 });
   });
 
   it('turns /mcp off with a JSON-RPC error that says why', async () => {
@@ -214,8 +242,8 @@ describe('the broker command line', { timeout: 120_000 }, () => {
       expect(run.output()).toContain(`Extensions: ${TEST_BUILD_EXTENSION_ID} (test build), ${OTHER_ID}, ${NAMED_ID}`);
       await snapshotThrough(panelAt(url, TOKEN, origin(NAMED_ID)));
       expect(
-        (await upgrade(url, ['acp.v1'], { origin: 'chrome-extension://ponmlkjihgfedcbaponmlkjihgfedcba' })).status,
-      ).toBe(403);
+        await upgrade(url, ['acp.v1'], { origin: 'chrome-extension://ponmlkjihgfedcbaponmlkjihgfedcba' }),
+      ).toMatchObject({ closeCode: 4403 });
       expect(run.stderr()).toBe('');
     } finally {
       run.kill();
@@ -230,7 +258,7 @@ describe('the broker command line', { timeout: 120_000 }, () => {
       const { url } = await bannerOf(run);
       expect(run.stderr()).toMatch(/warning: --token puts the token on the command line.*\(ps\)/);
       expect(run.stderr()).toMatch(/--token-file <path> \(mode 0600\) or the TABWRIGHT_TOKEN/);
-      expect((await upgrade(url, [`openab.bearer.${TOKEN}`, 'acp.v1'])).status).toBe(101);
+      expect(await upgrade(url, [`openab.bearer.${TOKEN}`, 'acp.v1'])).toEqual(OPEN);
     } finally {
       run.kill();
       await run.exited;

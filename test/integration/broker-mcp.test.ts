@@ -218,16 +218,20 @@ describe('who may reach /mcp', () => {
       new Promise<number>((resolve) => {
         const ws = new WebSocket(broker!.url, protocols, { headers });
         ws.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+        // An extension it does not admit is told so in a close frame, at once.
         ws.on('open', () => {
-          ws.close();
-          resolve(101);
+          ws.once('close', (code: number) => resolve(code));
+          setTimeout(() => {
+            ws.close();
+            resolve(101);
+          }, 300);
         });
         ws.on('error', () => undefined);
       });
     const good = [`openab.bearer.${TOKEN}`, 'acp.v1'];
     expect(await upgrade(good, {})).toBe(101);
     expect(await upgrade(good, { origin: `chrome-extension://${TEST_BUILD_EXTENSION_ID}` })).toBe(101);
-    expect(await upgrade(good, { origin: 'chrome-extension://abcdefghijklmnopabcdefghijklmnop' })).toBe(403);
+    expect(await upgrade(good, { origin: 'chrome-extension://abcdefghijklmnopabcdefghijklmnop' })).toBe(4403);
     expect(await upgrade(good, { origin: 'chrome-extension://abcdefghijklmnop' })).toBe(403);
     expect(await upgrade(good, { origin: 'https://evil.example' })).toBe(403);
     expect(await upgrade(good, { host: 'rebound.example:80' })).toBe(403);

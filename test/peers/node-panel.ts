@@ -93,7 +93,7 @@ export interface NodePanelOptions {
 }
 
 /** `ws`'s WebSocket, sending an Origin header the way a browser does. */
-function socketWithOrigin(origin: string): typeof WebSocket {
+export function socketWithOrigin(origin: string): typeof WebSocket {
   return class extends WebSocket {
     constructor(url: string, protocols?: string | string[]) {
       super(url, protocols, { origin });

@@ -5,6 +5,7 @@
  * Everything is checked before anything is saved; a refusal names the field and what would work.
  */
 import type { AgentProfile, Dialect } from '../../shared/settings';
+import { checkBrokerUrl } from '../../acp/broker-url';
 import { checkAgentInput, type AgentField, type CheckedAgent } from '../agent-input';
 import { h } from '../dom';
 import { t } from '../i18n';
@@ -36,6 +37,7 @@ function buildForm(options: {
   profile?: AgentProfile;
   hasToken?: boolean;
   defaultUrl?: string;
+  defaultName?: () => string;
   label: string;
 }): FormParts {
   const id = `agent-form-${++formSeq}`;
@@ -70,7 +72,7 @@ function buildForm(options: {
     autocomplete: 'off',
     required: true,
     maxlength: 64,
-    value: profile?.name ?? '',
+    value: profile?.name ?? options.defaultName?.() ?? '',
   });
   const url = h('input', {
     type: 'url',
@@ -86,6 +88,13 @@ function buildForm(options: {
   });
   const forget = check('forget-token', t('forgetToken'), false);
   const insecure = check('insecure', t('acceptInsecure'), profile?.acceptInsecureToken ?? false);
+  // Asked only when the token would cross the network in the clear: never for a loopback ws:// URL.
+  const offerInsecure = () => {
+    const checked = checkBrokerUrl(url.value);
+    insecure.element.hidden = !insecure.box.checked && !(checked.ok && checked.value.insecureForToken);
+  };
+  url.addEventListener('input', offerInsecure);
+  offerInsecure();
   const serverName = h('input', {
     type: 'text',
     autocomplete: 'off',
@@ -154,10 +163,18 @@ function buildForm(options: {
       for (const input of Object.values(inputs)) input.removeAttribute('aria-invalid');
     },
     reset: () => {
-      name.value = '';
+      name.value = options.defaultName?.() ?? '';
       token.value = '';
     },
   };
+}
+
+/** `base`, or `base 2`, `base 3`… : the first that no agent is called yet. */
+export function freeName(base: string, taken: readonly string[]): string {
+  const names = new Set(taken.map((name) => name.toLowerCase()));
+  let name = base;
+  for (let n = 2; names.has(name.toLowerCase()); n++) name = `${base} ${n}`;
+  return name;
 }
 
 /** The "add an agent" form. */
@@ -166,7 +183,11 @@ export function agentForm(options: {
   takenNames(): readonly string[];
   onSubmit(agent: NewAgent): Promise<void>;
 }): HTMLFormElement {
-  const parts = buildForm({ defaultUrl: options.defaultUrl, label: t('addAgent') });
+  const parts = buildForm({
+    defaultUrl: options.defaultUrl,
+    defaultName: () => freeName(t('defaultAgentName'), options.takenNames()),
+    label: t('addAgent'),
+  });
   parts.form.addEventListener('submit', (event) => {
     event.preventDefault();
     parts.clearErrors();

@@ -11,6 +11,7 @@ const view = (fields: Partial<AgentView> = {}): AgentView => ({
   profile: AgentProfile.parse({ id: 'a1', name: 'Demo', url: 'ws://127.0.0.1:1/acp' }),
   status: 'connected',
   detail: undefined,
+  extensionId: undefined,
   busy: false,
   pending: 0,
   session: emptySessionState(),
@@ -33,7 +34,7 @@ describe('roster chips', () => {
     expect(chipName(view(), false)).toBe('Demo: connected, read-only');
     expect(chipName(view(), true)).toBe('Demo: connected, can act');
     expect(chipName(view({ busy: true, pending: 2 }), false)).toBe('Demo: connected, read-only, replying…, 2 queued');
-    expect(chipName(view({ status: 'auth_failed' }), false)).toBe('Demo: auth failed, tunnel not attached. Reconnect');
+    expect(chipName(view({ status: 'auth_failed' }), false)).toBe('Demo: wrong token, tunnel not attached. Reconnect');
     const noBrowser = view({ profile: { ...view().profile, browserAccess: false } });
     expect(chipName(noBrowser, true)).toBe('Demo: connected, no browser access');
   });
