@@ -339,14 +339,15 @@ async function turn(client: AgentContext, session: AgentSession, text: string, s
     }
     case 'click': {
       if (session.modeId === 'plan') return say(client, session.id, `plan: I would click ${argument}`);
+      // On the broker's `/mcp/<session>` the browser tools are bare (`snapshot`); elsewhere `<server>.snapshot`.
       const prefix =
         (await session.mcp?.listTools())?.tools
-          .find((tool) => tool.name.endsWith('.snapshot'))
-          ?.name.slice(0, -'.snapshot'.length) ?? 'tabwright';
-      const snapshot = textOf(await callTool(client, session, `${prefix}.snapshot`, {}, signal));
+          .find((tool) => tool.name === 'snapshot' || tool.name.endsWith('.snapshot'))
+          ?.name.slice(0, -'snapshot'.length) ?? 'tabwright.';
+      const snapshot = textOf(await callTool(client, session, `${prefix}snapshot`, {}, signal));
       const ref = new RegExp(`- \\w+ "${argument}"[^\\n]*\\[ref=(\\w+)\\]`, 'i').exec(snapshot)?.[1];
       if (!ref) return say(client, session.id, `no element named ${argument}`);
-      const result = await callTool(client, session, `${prefix}.click`, { ref }, signal);
+      const result = await callTool(client, session, `${prefix}click`, { ref }, signal);
       return say(client, session.id, `${result.isError ? 'click refused' : 'clicked'}: ${textOf(result)}`);
     }
     case 'ask': {
