@@ -93,10 +93,11 @@ export class AgentPassthrough implements FrontedAgent {
 
   async authenticate(request: AuthenticateRequest): Promise<void> {
     const running = await this.#spareRunning();
+    const mark = running.process.stderrMark();
     try {
       await running.process.connection.agent.request('authenticate', request);
     } catch (error) {
-      throw await agentFailure(error, running.process);
+      throw await agentFailure(error, running.process, mark);
     }
     this.#auth = { methodId: request.methodId, ...(request._meta ? { _meta: request._meta } : {}) };
     this.options.log(`the agent signed in (${request.methodId})`);
@@ -129,6 +130,7 @@ export class AgentPassthrough implements FrontedAgent {
 
   async start(session: BrokerSession): Promise<SessionSetup> {
     const running = await this.#bind(session);
+    const mark = running.process.stderrMark();
     let created;
     try {
       created = await running.process.connection.agent.request('session/new', {
@@ -136,7 +138,7 @@ export class AgentPassthrough implements FrontedAgent {
         mcpServers: this.#mcpServers(session, running),
       });
     } catch (error) {
-      const failure = await agentFailure(error, running.process);
+      const failure = await agentFailure(error, running.process, mark);
       this.#release(session, running);
       throw failure;
     }
@@ -154,6 +156,7 @@ export class AgentPassthrough implements FrontedAgent {
     const agentSessionId = session.agentSessionId;
     const params = { cwd: this.options.cwd, mcpServers: this.#mcpServers(session, running) };
     let setup: SessionSetup;
+    const mark = running.process.stderrMark();
     try {
       if (agentSessionId && capabilities?.sessionCapabilities?.resume) {
         setup = await running.process.connection.agent.request('session/resume', {
@@ -171,7 +174,7 @@ export class AgentPassthrough implements FrontedAgent {
         throw new Error('its process ended and the agent cannot resume or load sessions');
       }
     } catch (error) {
-      const failure = await agentFailure(error, running.process);
+      const failure = await agentFailure(error, running.process, mark);
       this.#release(session, running);
       throw failure;
     } finally {
@@ -194,13 +197,14 @@ export class AgentPassthrough implements FrontedAgent {
 
   async setMode(session: BrokerSession, modeId: string): Promise<void> {
     const running = await this.#live(session);
+    const mark = running.process.stderrMark();
     try {
       await running.process.connection.agent.request('session/set_mode', {
         sessionId: session.agentSessionId!,
         modeId,
       });
     } catch (error) {
-      throw await agentFailure(error, running.process);
+      throw await agentFailure(error, running.process, mark);
     }
   }
 
@@ -209,6 +213,7 @@ export class AgentPassthrough implements FrontedAgent {
     request: SetSessionConfigOptionRequest,
   ): Promise<SessionConfigOption[]> {
     const running = await this.#live(session);
+    const mark = running.process.stderrMark();
     try {
       const answer = await running.process.connection.agent.request('session/set_config_option', {
         ...request,
@@ -216,7 +221,7 @@ export class AgentPassthrough implements FrontedAgent {
       });
       return answer.configOptions;
     } catch (error) {
-      throw await agentFailure(error, running.process);
+      throw await agentFailure(error, running.process, mark);
     }
   }
 
@@ -257,12 +262,13 @@ export class AgentPassthrough implements FrontedAgent {
         await this.restore(session);
         running = this.#running.get(session.id)!;
       }
+      const mark = running.process.stderrMark();
       const answer = running.process.connection.agent.request('session/prompt', {
         sessionId: session.agentSessionId!,
         prompt,
       });
       sent = answer;
-      return await this.#relayTurn(session, running, answer, signal);
+      return await this.#relayTurn(session, running, answer, signal, mark);
     } finally {
       if (sent) void sent.then(release, release);
       else release();
@@ -274,6 +280,8 @@ export class AgentPassthrough implements FrontedAgent {
     running: Running,
     answer: Promise<PromptResponse>,
     signal: AbortSignal,
+    /** Where the agent's stderr stood as the prompt was sent. */
+    mark: number,
   ): Promise<PromptResponse> {
     const agent = running.process.connection.agent;
     const sessionId = session.agentSessionId!;
@@ -314,7 +322,7 @@ export class AgentPassthrough implements FrontedAgent {
       return await Promise.race([answer, graceOver]);
     } catch (error) {
       if (retired) return graceOver;
-      throw await agentFailure(error, running.process);
+      throw await agentFailure(error, running.process, mark);
     } finally {
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);

@@ -177,6 +177,19 @@ describe('agent errors', { timeout: 90_000 }, () => {
     expect(logs.join('\n')).not.toContain('0123456789abcdef');
     expect(elapsed).toBeLessThan(1_500);
   });
+
+  it('carry only the stderr the agent wrote during the failing request', async () => {
+    await start();
+    const panel = attach(broker!.url);
+    await until(() => panel.connection.status === 'connected', 30_000);
+    expect(await exchange(panel, 'note from-an-earlier-turn')).toBe('noted from-an-earlier-turn');
+    await until(() => logs.some((line) => line.includes('from-an-earlier-turn')), 5_000, 'the earlier line');
+    await exchange(panel, 'fail');
+    const outcome = panel.turns.at(-1) as { error: string };
+    expect(outcome.error).toContain('request to the model failed');
+    expect(outcome.error).not.toContain('from-an-earlier-turn');
+    expect(outcome.error).not.toContain('stdio-test-agent ready');
+  });
 });
 
 describe('Stop', { timeout: 90_000 }, () => {

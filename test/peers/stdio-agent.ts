@@ -376,6 +376,10 @@ async function turn(client: AgentContext, session: AgentSession, text: string, s
       await new Promise((resolve) => setTimeout(resolve, Number(argument) || 5_000));
       return say(client, session.id, 'stubborn turn over');
     }
+    case 'note':
+      // A line on stderr that belongs to this turn alone, which goes well.
+      process.stderr.write(`stdio-test-agent: note ${argument}\n`);
+      return say(client, session.id, `noted ${argument}`);
     case 'fail':
       process.stderr.write('stdio-test-agent: request to the model failed; key sk-test-0123456789abcdef refused\n');
       throw new RequestError(-32603, 'Internal error', {
