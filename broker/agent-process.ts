@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import { ndJsonStream, type ClientApp, type ClientConnection } from '@agentclientprotocol/sdk/unstable';
+import { guardedMessages } from './update-guard';
 
 export interface AgentProcessOptions {
   command: string;
@@ -64,7 +65,10 @@ export class AgentProcess {
       Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>,
       Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>,
     );
-    this.connection = options.client.connect(stream);
+    this.connection = options.client.connect({
+      writable: stream.writable,
+      readable: guardedMessages(stream.readable, { mask: options.redact, log: options.log }),
+    });
     void this.exited.then(() => this.connection.close(new Error(this.describeExit())));
   }
 

@@ -178,6 +178,20 @@ describe('agent errors', { timeout: 90_000 }, () => {
     expect(elapsed).toBeLessThan(1_500);
   });
 
+  it('an update ACP does not allow is said in the chat once and logged by the broker, never lost', async () => {
+    await start();
+    const panel = attach(broker!.url);
+    await until(() => panel.connection.status === 'connected', 30_000);
+    const reply = await exchange(panel, 'usage-null');
+    expect(reply).toContain('The agent sent a usage_update update that ACP does not allow');
+    expect(reply).toContain('used is null');
+    expect(reply.split('does not allow').length).toBe(2);
+    expect(reply).toContain('usage sent');
+    expect(
+      logs.filter((line) => /^dropped a usage_update update from the agent .*used is null/.test(line)),
+    ).toHaveLength(2);
+  });
+
   it('carry only the stderr the agent wrote during the failing request', async () => {
     await start();
     const panel = attach(broker!.url);

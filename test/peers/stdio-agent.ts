@@ -376,6 +376,11 @@ async function turn(client: AgentContext, session: AgentSession, text: string, s
       await new Promise((resolve) => setTimeout(resolve, Number(argument) || 5_000));
       return say(client, session.id, 'stubborn turn over');
     }
+    case 'usage-null':
+      // Claude Code's usage when the model reports no cache counts: ACP wants a number there.
+      await update(client, session.id, { sessionUpdate: 'usage_update', used: null, size: 200_000 } as never);
+      await update(client, session.id, { sessionUpdate: 'usage_update', used: null, size: 200_000 } as never);
+      return say(client, session.id, 'usage sent');
     case 'note':
       // A line on stderr that belongs to this turn alone, which goes well.
       process.stderr.write(`stdio-test-agent: note ${argument}\n`);
