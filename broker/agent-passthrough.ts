@@ -63,6 +63,8 @@ export class AgentPassthrough implements FrontedAgent {
   readonly #reapers = new Map<string, NodeJS.Timeout>();
   /** Per session, settles once the agent has ended the turn that holds it (not when the panel heard). */
   readonly #agentTurns = new Map<string, Promise<void>>();
+  /** Sessions whose last turn was stopped. */
+  readonly #stopped = new Set<string>();
   readonly #stopListening: () => void;
   #closed = false;
 
@@ -243,6 +245,11 @@ export class AgentPassthrough implements FrontedAgent {
   /**
    * One turn. Turns never overlap in the agent: a prompt waits until the agent has ended the
    * previous turn of its session, even one the panel was already told is cancelled.
+   *
+   * Some agents answer one turn late after a Stop (Claude Code): the next prompt ends at once with
+   * no reply, and its answer would come with the turn after. A turn after a Stop that ends so is
+   * not taken for the answer: when the agent can restore sessions its process is ended, and the
+   * prompt is sent again to the session restored in a new one, so each turn gets its own answer.
    */
   async prompt(session: BrokerSession, prompt: ContentBlock[], signal: AbortSignal): Promise<PromptResponse> {
     let release!: () => void;
@@ -254,25 +261,51 @@ export class AgentPassthrough implements FrontedAgent {
       if (this.#agentTurns.get(session.id) === held) this.#agentTurns.delete(session.id);
     });
     let sent: Promise<unknown> | undefined;
+    const afterStop = this.#stopped.delete(session.id);
     try {
       await Promise.race([previous, aborted(signal)]);
       if (signal.aborted) return CANCELLED;
-      let running = this.#running.get(session.id);
-      if (!running?.process.alive) {
-        await this.restore(session);
-        running = this.#running.get(session.id)!;
+      const send = async (running: Running) => {
+        const mark = running.process.stderrMark();
+        const replies = running.binding.replies;
+        const answer = running.process.connection.agent.request('session/prompt', {
+          sessionId: session.agentSessionId!,
+          prompt,
+        });
+        sent = answer;
+        const response = await this.#relayTurn(session, running, answer, signal, mark);
+        return { response, silent: running.binding.replies === replies };
+      };
+      let running = await this.#restored(session);
+      const first = await send(running);
+      if (!afterStop || signal.aborted || first.response.stopReason !== 'end_turn' || !first.silent) {
+        return first.response;
       }
-      const mark = running.process.stderrMark();
-      const answer = running.process.connection.agent.request('session/prompt', {
-        sessionId: session.agentSessionId!,
-        prompt,
-      });
-      sent = answer;
-      return await this.#relayTurn(session, running, answer, signal, mark);
+      if (!this.#canRestore(running)) {
+        this.options.log(
+          'the agent ended the turn after a Stop at once and without a reply; it cannot restore sessions',
+        );
+        return first.response;
+      }
+      this.options.log(
+        'the agent ended the turn after a Stop at once and without a reply (its answer would come a turn late); the session goes on in a new process',
+      );
+      await this.#retire(session, running);
+      running = await this.#restored(session);
+      return (await send(running)).response;
     } finally {
+      if (signal.aborted) this.#stopped.add(session.id);
       if (sent) void sent.then(release, release);
       else release();
     }
+  }
+
+  /** The session's agent process, the session restored in a new one if it has ended. */
+  async #restored(session: BrokerSession): Promise<Running> {
+    const running = this.#running.get(session.id);
+    if (running?.process.alive) return running;
+    await this.restore(session);
+    return this.#running.get(session.id)!;
   }
 
   async #relayTurn(

@@ -238,6 +238,26 @@ describe('Stop', { timeout: 90_000 }, () => {
     expect(launches()).toBe(2);
   });
 
+  it('an agent that answers one turn late after a Stop goes on in a new process: each turn gets its own answer', async () => {
+    await start({ STDIO_AGENT_LATE_AFTER_STOP: '1' });
+    const panel = attach(broker!.url);
+    await until(() => panel.connection.status === 'connected', 30_000);
+    expect(await exchange(panel, 'first')).toBe('agent heard: first');
+    const turns = panel.turns.length;
+    panel.connection.send('slow 60000');
+    await until(() => panel.text().includes('working…'), 20_000);
+    await panel.connection.cancel();
+    await until(() => panel.turns.length > turns, 10_000, 'the cancelled turn');
+    const next = await exchange(panel, 'hello');
+    expect(next).toBe('agent heard: hello');
+    expect(panel.turns.at(-1)).toEqual({ stopReason: 'end_turn' });
+    const after = await exchange(panel, 'again');
+    expect(after).toBe('agent heard: again');
+    expect(panel.text()).not.toContain('late answer');
+    expect(logs.some((line) => /restored in agent process/.test(line))).toBe(true);
+    expect(launches()).toBe(2);
+  });
+
   it('never overlaps turns: with an agent that cannot restore, the next prompt waits for the old turn', async () => {
     await start({ STDIO_AGENT_RESTORE: 'none' }, { agentCancelGraceMs: 500 });
     const panel = attach(broker!.url);
