@@ -26,4 +26,6 @@ describeAgentCli({
       search: { tool: 'tool_search', query: 'snapshot', via: 'tool_call' },
     }),
   called: /^mcp__tabwright\w*__snapshot$/,
+  // Qwen names its cards after its own tools: the search, then the call it makes through `tool_call`.
+  cards: [/^ToolSearch: snapshot$/, /^ToolCall$/],
 });

@@ -44,6 +44,8 @@ export interface AgentCli {
   seen?(tool: string): string;
   /** The name the model called `snapshot` by. */
   called: RegExp;
+  /** The tool cards of the first reply, by title (by default one, for `snapshot`). */
+  cards?: RegExp[];
 }
 
 export const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
@@ -117,9 +119,9 @@ export function describeAgentCli(agent: AgentCli): void {
       expect(model.toolName).toMatch(agent.called);
       expect(model.toolResult).toContain(TITLE);
       expect(await replies.nth(0).locator('.body').innerText()).toContain(`The page title is ${TITLE}.`);
-      expect(await replies.nth(0).locator('.card.tool .card-title').allInnerTexts()).toEqual([
-        expect.stringMatching(/snapshot/i),
-      ]);
+      expect(await replies.nth(0).locator('.card.tool .card-title').allInnerTexts()).toEqual(
+        (agent.cards ?? [/snapshot/i]).map((title) => expect.stringMatching(title)),
+      );
       if (agent.seen) {
         // Every browser tool, each once, with no server prefix of its own inside the agent's.
         const seen = browserTools.map((tool) => agent.seen!(tool.name));
