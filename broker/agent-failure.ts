@@ -24,12 +24,13 @@ export function withStderr(error: RequestError, stderr: string): RequestError {
 /**
  * What to answer the panel when a request to the agent failed. An error the agent answered is
  * relayed at once; anything else is the connection to it closing, which is the process ending
- * (its stdout closes a moment before its exit is seen), said with how it ended.
+ * (its stdout closes a moment before its exit is seen), said with how it ended. Either carries
+ * only the stderr the agent wrote since `mark`, taken as the request was sent (stderrMark).
  */
-export async function agentFailure(error: unknown, process: AgentProcess): Promise<Error> {
-  if (error instanceof RequestError) return withStderr(error, process.stderrTail());
+export async function agentFailure(error: unknown, process: AgentProcess, mark: number): Promise<Error> {
+  if (error instanceof RequestError) return withStderr(error, process.stderrTail(mark));
   if (await process.endedWithin(2_000)) {
-    return withStderr(new RequestError(-32603, process.describeExit()), process.stderrTail());
+    return withStderr(new RequestError(-32603, process.describeExit()), process.stderrTail(mark));
   }
   return error instanceof Error ? error : new Error(String(error));
 }

@@ -27,7 +27,12 @@ export interface Binding {
   replaying: boolean;
   /** Set while the agent finishes a turn the panel was already told is cancelled: it is not shown. */
   finishingCancelled: boolean;
+  /** How many replies (text, thoughts, tool calls, plans) the agent has sent for its session. */
+  replies: number;
 }
+
+/** The updates that are a turn's reply, as opposed to news about the session. */
+const REPLY_UPDATES = new Set(['agent_message_chunk', 'agent_thought_chunk', 'tool_call', 'tool_call_update', 'plan']);
 
 export interface LaunchOptions {
   command: string;
@@ -74,6 +79,7 @@ function relayTo(binding: Binding, log: (line: string) => void) {
     .onNotification('session/update', ({ params }) => {
       const session = binding.session;
       if (session) noteSetupUpdate(session, params.update);
+      if (session && REPLY_UPDATES.has(params.update.sessionUpdate)) binding.replies++;
       if (!session || binding.replaying || binding.finishingCancelled) return;
       let relayed = { ...params, sessionId: session.id };
       // The panel refuses method frames over 1 MiB (OpenAB's limit); say so instead of losing the socket.
@@ -108,7 +114,7 @@ function relayTo(binding: Binding, log: (line: string) => void) {
 }
 
 export async function launchAgent(options: LaunchOptions): Promise<Running> {
-  const binding: Binding = { session: undefined, replaying: false, finishingCancelled: false };
+  const binding: Binding = { session: undefined, replaying: false, finishingCancelled: false, replies: 0 };
   const process = new AgentProcess({
     command: options.command,
     cwd: options.cwd,

@@ -63,6 +63,8 @@ export class AgentPassthrough implements FrontedAgent {
   readonly #reapers = new Map<string, NodeJS.Timeout>();
   /** Per session, settles once the agent has ended the turn that holds it (not when the panel heard). */
   readonly #agentTurns = new Map<string, Promise<void>>();
+  /** Sessions whose last turn was stopped. */
+  readonly #stopped = new Set<string>();
   readonly #stopListening: () => void;
   #closed = false;
 
@@ -93,10 +95,11 @@ export class AgentPassthrough implements FrontedAgent {
 
   async authenticate(request: AuthenticateRequest): Promise<void> {
     const running = await this.#spareRunning();
+    const mark = running.process.stderrMark();
     try {
       await running.process.connection.agent.request('authenticate', request);
     } catch (error) {
-      throw await agentFailure(error, running.process);
+      throw await agentFailure(error, running.process, mark);
     }
     this.#auth = { methodId: request.methodId, ...(request._meta ? { _meta: request._meta } : {}) };
     this.options.log(`the agent signed in (${request.methodId})`);
@@ -129,6 +132,7 @@ export class AgentPassthrough implements FrontedAgent {
 
   async start(session: BrokerSession): Promise<SessionSetup> {
     const running = await this.#bind(session);
+    const mark = running.process.stderrMark();
     let created;
     try {
       created = await running.process.connection.agent.request('session/new', {
@@ -136,7 +140,7 @@ export class AgentPassthrough implements FrontedAgent {
         mcpServers: this.#mcpServers(session, running),
       });
     } catch (error) {
-      const failure = await agentFailure(error, running.process);
+      const failure = await agentFailure(error, running.process, mark);
       this.#release(session, running);
       throw failure;
     }
@@ -154,6 +158,7 @@ export class AgentPassthrough implements FrontedAgent {
     const agentSessionId = session.agentSessionId;
     const params = { cwd: this.options.cwd, mcpServers: this.#mcpServers(session, running) };
     let setup: SessionSetup;
+    const mark = running.process.stderrMark();
     try {
       if (agentSessionId && capabilities?.sessionCapabilities?.resume) {
         setup = await running.process.connection.agent.request('session/resume', {
@@ -171,7 +176,7 @@ export class AgentPassthrough implements FrontedAgent {
         throw new Error('its process ended and the agent cannot resume or load sessions');
       }
     } catch (error) {
-      const failure = await agentFailure(error, running.process);
+      const failure = await agentFailure(error, running.process, mark);
       this.#release(session, running);
       throw failure;
     } finally {
@@ -194,13 +199,14 @@ export class AgentPassthrough implements FrontedAgent {
 
   async setMode(session: BrokerSession, modeId: string): Promise<void> {
     const running = await this.#live(session);
+    const mark = running.process.stderrMark();
     try {
       await running.process.connection.agent.request('session/set_mode', {
         sessionId: session.agentSessionId!,
         modeId,
       });
     } catch (error) {
-      throw await agentFailure(error, running.process);
+      throw await agentFailure(error, running.process, mark);
     }
   }
 
@@ -209,6 +215,7 @@ export class AgentPassthrough implements FrontedAgent {
     request: SetSessionConfigOptionRequest,
   ): Promise<SessionConfigOption[]> {
     const running = await this.#live(session);
+    const mark = running.process.stderrMark();
     try {
       const answer = await running.process.connection.agent.request('session/set_config_option', {
         ...request,
@@ -216,7 +223,7 @@ export class AgentPassthrough implements FrontedAgent {
       });
       return answer.configOptions;
     } catch (error) {
-      throw await agentFailure(error, running.process);
+      throw await agentFailure(error, running.process, mark);
     }
   }
 
@@ -238,6 +245,11 @@ export class AgentPassthrough implements FrontedAgent {
   /**
    * One turn. Turns never overlap in the agent: a prompt waits until the agent has ended the
    * previous turn of its session, even one the panel was already told is cancelled.
+   *
+   * Some agents answer one turn late after a Stop (Claude Code): the next prompt ends at once with
+   * no reply, and its answer would come with the turn after. A turn after a Stop that ends so is
+   * not taken for the answer: when the agent can restore sessions its process is ended, and the
+   * prompt is sent again to the session restored in a new one, so each turn gets its own answer.
    */
   async prompt(session: BrokerSession, prompt: ContentBlock[], signal: AbortSignal): Promise<PromptResponse> {
     let release!: () => void;
@@ -249,24 +261,51 @@ export class AgentPassthrough implements FrontedAgent {
       if (this.#agentTurns.get(session.id) === held) this.#agentTurns.delete(session.id);
     });
     let sent: Promise<unknown> | undefined;
+    const afterStop = this.#stopped.delete(session.id);
     try {
       await Promise.race([previous, aborted(signal)]);
       if (signal.aborted) return CANCELLED;
-      let running = this.#running.get(session.id);
-      if (!running?.process.alive) {
-        await this.restore(session);
-        running = this.#running.get(session.id)!;
+      const send = async (running: Running) => {
+        const mark = running.process.stderrMark();
+        const replies = running.binding.replies;
+        const answer = running.process.connection.agent.request('session/prompt', {
+          sessionId: session.agentSessionId!,
+          prompt,
+        });
+        sent = answer;
+        const response = await this.#relayTurn(session, running, answer, signal, mark);
+        return { response, silent: running.binding.replies === replies };
+      };
+      let running = await this.#restored(session);
+      const first = await send(running);
+      if (!afterStop || signal.aborted || first.response.stopReason !== 'end_turn' || !first.silent) {
+        return first.response;
       }
-      const answer = running.process.connection.agent.request('session/prompt', {
-        sessionId: session.agentSessionId!,
-        prompt,
-      });
-      sent = answer;
-      return await this.#relayTurn(session, running, answer, signal);
+      if (!this.#canRestore(running)) {
+        this.options.log(
+          'the agent ended the turn after a Stop at once and without a reply; it cannot restore sessions',
+        );
+        return first.response;
+      }
+      this.options.log(
+        'the agent ended the turn after a Stop at once and without a reply (its answer would come a turn late); the session goes on in a new process',
+      );
+      await this.#retire(session, running);
+      running = await this.#restored(session);
+      return (await send(running)).response;
     } finally {
+      if (signal.aborted) this.#stopped.add(session.id);
       if (sent) void sent.then(release, release);
       else release();
     }
+  }
+
+  /** The session's agent process, the session restored in a new one if it has ended. */
+  async #restored(session: BrokerSession): Promise<Running> {
+    const running = this.#running.get(session.id);
+    if (running?.process.alive) return running;
+    await this.restore(session);
+    return this.#running.get(session.id)!;
   }
 
   async #relayTurn(
@@ -274,6 +313,8 @@ export class AgentPassthrough implements FrontedAgent {
     running: Running,
     answer: Promise<PromptResponse>,
     signal: AbortSignal,
+    /** Where the agent's stderr stood as the prompt was sent. */
+    mark: number,
   ): Promise<PromptResponse> {
     const agent = running.process.connection.agent;
     const sessionId = session.agentSessionId!;
@@ -314,7 +355,7 @@ export class AgentPassthrough implements FrontedAgent {
       return await Promise.race([answer, graceOver]);
     } catch (error) {
       if (retired) return graceOver;
-      throw await agentFailure(error, running.process);
+      throw await agentFailure(error, running.process, mark);
     } finally {
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);

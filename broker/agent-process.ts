@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import { ndJsonStream, type ClientApp, type ClientConnection } from '@agentclientprotocol/sdk/unstable';
+import { guardedMessages } from './update-guard';
 
 export interface AgentProcessOptions {
   command: string;
@@ -32,7 +33,9 @@ export class AgentProcess {
   readonly connection: ClientConnection;
   readonly exited: Promise<ExitStatus>;
   readonly #child: ChildProcess;
-  readonly #tail: string[] = [];
+  /** The last lines written to stderr, each with its place among all the lines written. */
+  readonly #tail: Array<{ seq: number; line: string }> = [];
+  #written = 0;
   #exit: ExitStatus | undefined;
   #spawnError: Error | undefined;
 
@@ -62,7 +65,10 @@ export class AgentProcess {
       Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>,
       Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>,
     );
-    this.connection = options.client.connect(stream);
+    this.connection = options.client.connect({
+      writable: stream.writable,
+      readable: guardedMessages(stream.readable, { mask: options.redact, log: options.log }),
+    });
     void this.exited.then(() => this.connection.close(new Error(this.describeExit())));
   }
 
@@ -102,19 +108,26 @@ export class AgentProcess {
     const plain = raw.replace(/\r$/, '').replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
     const line = this.options.redact(plain).slice(0, 2_000);
     if (!line.trim()) return;
-    this.#tail.push(line);
+    this.#tail.push({ seq: this.#written++, line });
     if (this.#tail.length > STDERR_TAIL_LINES) this.#tail.shift();
     this.options.log(`agent: ${line}`);
   }
 
+  /** Where the agent's stderr stands now: `stderrTail(mark)` later gives only what came after. */
+  stderrMark(): number {
+    return this.#written;
+  }
+
   /**
-   * The last lines the agent wrote to stderr (masked), at most 20 lines and 2 KB: what an error it
-   * answers with often leaves out (a refused login, a missing key, a crash's cause).
+   * The last lines the agent wrote to stderr (masked) since `mark` (see stderrMark), at most 20
+   * lines and 2 KB: what an error it answers with often leaves out (a refused login, a missing key,
+   * a crash's cause). Lines from before the failing request belong to something else.
    */
-  stderrTail(): string {
+  stderrTail(mark = 0): string {
     const lines: string[] = [];
     let bytes = 0;
-    for (const line of this.#tail.slice(-STDERR_TAIL_LINES).reverse()) {
+    const since = this.#tail.filter((entry) => entry.seq >= mark).map((entry) => entry.line);
+    for (const line of since.slice(-STDERR_TAIL_LINES).reverse()) {
       const size = Buffer.byteLength(line) + 1;
       if (bytes + size > STDERR_TAIL_BYTES) {
         if (!lines.length)
@@ -140,7 +153,10 @@ export class AgentProcess {
       : status.signal
         ? `was stopped by ${status.signal}`
         : `exited with code ${String(status.code)}`;
-    const tail = this.#tail.slice(-3).join(' | ');
+    const tail = this.#tail
+      .slice(-3)
+      .map((entry) => entry.line)
+      .join(' | ');
     return `The agent process ${how}${tail ? ` (stderr: ${tail})` : ''}.`;
   }
 

@@ -127,7 +127,10 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
     if (key === '') return latest;
     if (!sessions.get(key)) return undefined;
     let catalog = perSession.get(key);
-    if (!catalog) perSession.set(key, (catalog = new ToolCatalog(() => sessions.get(key), log)));
+    if (!catalog) {
+      catalog = new ToolCatalog(() => sessions.get(key), log, { bareBrowserNames: true });
+      perSession.set(key, catalog);
+    }
     return catalog;
   };
   const mcp = new McpHttpEndpoint({

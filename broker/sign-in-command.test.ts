@@ -43,4 +43,18 @@ describe('a terminal login spelled out for the panel', () => {
     expect(spelled(refusedByAgent)).toBe(COMMAND);
     expect(spellSignIn(refusedByAgent, COMMAND).method._meta).not.toHaveProperty(REFUSED_META);
   });
+
+  it('reads a terminal login described in _meta (Qwen Code) as one, and spells it out', () => {
+    const qwen = {
+      id: 'openai',
+      name: 'Use OpenAI API key',
+      description: 'Requires setting the `OPENAI_API_KEY` environment variable',
+      _meta: { type: 'terminal', args: ['--auth-type=openai'] },
+    } as AuthMethod;
+    const { method } = spellSignIn(qwen, COMMAND);
+    expect(method).toMatchObject({ type: 'terminal', id: 'openai', args: ['--auth-type=openai'] });
+    expect(spelled(qwen)).toBe(`${COMMAND} --auth-type=openai`);
+    const hostile = { id: 'x', name: 'X', _meta: { type: 'terminal', env: { 'A;sh': '1' } } } as AuthMethod;
+    expect(spellSignIn(hostile, COMMAND).refusal).toBe(BAD_VARIABLE_NAME);
+  });
 });

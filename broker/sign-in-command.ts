@@ -44,11 +44,27 @@ export interface SpelledMethod {
   refusal?: string;
 }
 
+/**
+ * A terminal login an agent describes in `_meta` instead of the method's own fields (Qwen Code:
+ * `_meta: {type: "terminal", args: [...]}`), as the method the ACP schema has for it.
+ */
+function terminalFromMeta(method: AuthMethod): AuthMethod {
+  if ('type' in method && method.type !== undefined) return method;
+  const meta = method._meta as { type?: unknown; args?: unknown; env?: unknown } | undefined;
+  if (meta?.type !== 'terminal') return method;
+  const args = Array.isArray(meta.args) ? meta.args.filter((arg): arg is string => typeof arg === 'string') : [];
+  const env =
+    typeof meta.env === 'object' && meta.env !== null && !Array.isArray(meta.env)
+      ? Object.fromEntries(Object.entries(meta.env).map(([name, value]) => [name, String(value)]))
+      : undefined;
+  return { ...method, type: 'terminal', args, ...(env ? { env } : {}) } as AuthMethod;
+}
+
 /** One of the agent's sign-in methods as the panel gets it; `command` is the agent command the broker runs. */
 export function spellSignIn(method: AuthMethod, command: string): SpelledMethod {
   const { _meta: agentMeta, ...rest } = method;
   const meta = withoutBrokerMeta(agentMeta);
-  const own = (meta ? { ...rest, _meta: meta } : rest) as AuthMethod;
+  const own = terminalFromMeta((meta ? { ...rest, _meta: meta } : rest) as AuthMethod);
   if (!('type' in own) || own.type !== 'terminal') return { method: own };
   const variables = Object.entries(own.env ?? {});
   if (variables.some(([name]) => !VARIABLE_NAME.test(name))) {

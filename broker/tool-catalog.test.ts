@@ -73,4 +73,67 @@ describe('ToolCatalog', () => {
     expect(text(await failing('refused').call('tabwright.click', {}))).toBe('The browser refused the call: boom');
     expect(text(await failing('timeout').call('tabwright.click', {}))).toMatch(/^boom Check the page/);
   });
+
+  it('on an agent’s own endpoint lists the browser tools bare and calls each under its full name', async () => {
+    const calls: string[] = [];
+    const server = (name: string, tools: string[]): PanelServer =>
+      ({
+        name,
+        tools: async () => tools.map((tool) => ({ name: tool, inputSchema: { type: 'object' } })),
+        call: async (tool: string) => {
+          calls.push(tool);
+          return { content: [{ type: 'text', text: `ran ${tool}` }] };
+        },
+      }) as unknown as PanelServer;
+    const browserNames = browserTools.map((tool) => `tabwright.${tool.name}`);
+    const current = session([
+      server('tabwright', browserNames),
+      server('fossil', ['fossil.list_my_tickets']),
+      server('page.app-example-com', ['page.app-example-com.search']),
+    ]);
+    const logs: string[] = [];
+    const catalog = new ToolCatalog(
+      () => current,
+      (line) => logs.push(line),
+      { bareBrowserNames: true },
+    );
+    const listed = (await catalog.list()).map((tool) => tool.name);
+    expect(listed).toEqual([
+      ...browserTools.map((tool) => tool.name),
+      'fossil.list_my_tickets',
+      'page.app-example-com.search',
+    ]);
+    expect(listed.filter((name) => name.startsWith('tabwright.'))).toEqual([]);
+    expect(text(await catalog.call('snapshot', {}))).toBe('ran tabwright.snapshot');
+    expect(text(await catalog.call('fossil.list_my_tickets', {}))).toBe('ran fossil.list_my_tickets');
+    expect(text(await catalog.call('page.app-example-com.search', {}))).toBe('ran page.app-example-com.search');
+    expect(calls).toEqual(['tabwright.snapshot', 'fossil.list_my_tickets', 'page.app-example-com.search']);
+    // The full name is not a second name for the same tool.
+    expect(text(await catalog.call('tabwright.snapshot', {}))).toMatch(
+      /^Unknown tool tabwright\.snapshot\. Available tools: snapshot/,
+    );
+
+    // Detached, the built-ins are listed bare too, and a bare name says the browser is away.
+    current.client = undefined;
+    expect((await catalog.list()).map((tool) => tool.name)).toEqual(browserTools.map((tool) => tool.name));
+    expect(text(await catalog.call('snapshot', {}))).toBe(NOT_CONNECTED);
+    expect(logs).toEqual([]);
+  });
+
+  it('refuses a bare name another server already lists: that browser tool keeps its full name', async () => {
+    const browser = fakeServer('tabwright', ['tabwright.snapshot', 'tabwright.click'], ok('browser'));
+    const other = fakeServer('odd', ['click'], ok('odd'));
+    const logs: string[] = [];
+    const catalog = new ToolCatalog(
+      () => session([browser, other]),
+      (line) => logs.push(line),
+      {
+        bareBrowserNames: true,
+      },
+    );
+    expect((await catalog.list()).map((tool) => tool.name)).toEqual(['snapshot', 'tabwright.click', 'click']);
+    expect(text(await catalog.call('click', {}))).toBe('odd');
+    expect(text(await catalog.call('tabwright.click', {}))).toBe('browser');
+    expect(logs.at(-1)).toMatch(/tabwright\.click keeps its full name: another server lists a tool named click/);
+  });
 });

@@ -5,6 +5,12 @@
  * from the manifest written from the panel's registry — and answer that the browser is not
  * connected. A panel that gives the agent no tools (browser access off) lists none, and its session
  * goes on listing none while that panel is away.
+ *
+ * On an agent's own endpoint (`/mcp/<session>`) the broker is already the agent's browser server,
+ * and every agent prefixes a tool with its server's name (`mcp__tabwright__snapshot`): there the
+ * browser tools drop their own prefix (`snapshot`). Connector and page tools keep theirs. Each bare
+ * name maps back to the full tool before the call reaches the panel, so its gates, grants,
+ * remembered answers and audit see the same tool as anywhere else.
  */
 import { DEFAULT_BROWSER_SERVER } from '../src/contract/browser-tools';
 import { browserToolsUnder } from '../src/contract/tool-manifest';
@@ -51,15 +57,43 @@ export function describeFailure(error: TunnelError): string {
   }
 }
 
+/** A tool as listed here, the server that serves it and its name there. */
+interface Entry {
+  tool: McpTool;
+  server: PanelServer;
+  fullName: string;
+}
+
+export interface CatalogOptions {
+  /** List the browser server's tools without their `<name>.` prefix (an agent's `/mcp/<session>`). */
+  bareBrowserNames?: boolean;
+}
+
+/** A browser tool's name as listed when bare names are on: `tabwright.snapshot` is `snapshot`. */
+function bare(fullName: string, browserName: string): string | undefined {
+  return fullName.startsWith(`${browserName}.`) ? fullName.slice(browserName.length + 1) : undefined;
+}
+
 export class ToolCatalog {
   /** Last browser-tools name seen, so the built-in names stay stable while detached. */
   #browserName = DEFAULT_BROWSER_SERVER;
+  readonly #bareNames: boolean;
 
   constructor(
     /** The session whose panel this catalog serves (it may change, e.g. "the panel attached last"). */
     private readonly target: () => BrokerSession | undefined,
     private readonly log: (line: string) => void = () => undefined,
-  ) {}
+    options: CatalogOptions = {},
+  ) {
+    this.#bareNames = options.bareBrowserNames ?? false;
+  }
+
+  /** The built-in browser tools as this catalog lists them while no panel is attached. */
+  #builtIns(): McpTool[] {
+    const tools = builtInTools(this.#browserName);
+    if (!this.#bareNames) return tools;
+    return tools.map((tool) => ({ ...tool, name: bare(tool.name, this.#browserName)! }));
+  }
 
   #attached(): BrokerSession | undefined {
     const session = this.target();
@@ -75,9 +109,15 @@ export class ToolCatalog {
 
   async list(signal?: AbortSignal): Promise<McpTool[]> {
     const session = this.#attached();
-    if (!session) return this.#declaresNone() ? [] : builtInTools(this.#browserName);
+    if (!session) return this.#declaresNone() ? [] : this.#builtIns();
+    return (await this.#entries(session, signal)).map((entry) => entry.tool);
+  }
+
+  /** Every server's tools, merged, each under the name this catalog lists it by. */
+  async #entries(session: BrokerSession, signal?: AbortSignal): Promise<Entry[]> {
     const listed = await Promise.allSettled(session.servers.map((server) => server.tools(signal)));
-    const tools: McpTool[] = [];
+    const entries: Entry[] = [];
+    let browser: PanelServer | undefined;
     listed.forEach((outcome, index) => {
       const server = session.servers[index]!;
       if (outcome.status === 'rejected') {
@@ -86,10 +126,28 @@ export class ToolCatalog {
       }
       if (outcome.value.some((tool) => tool.name === `${server.name}.snapshot`)) {
         session.browserName = this.#browserName = server.name;
+        browser = server;
       }
-      tools.push(...outcome.value);
+      entries.push(...outcome.value.map((tool) => ({ tool, server, fullName: tool.name })));
     });
-    return tools;
+    return this.#bareNames && browser ? this.#unprefixed(entries, browser) : entries;
+  }
+
+  /**
+   * The browser server's tools under their bare names. A bare name another tool already has is
+   * refused: that browser tool keeps its full name, so no name ever means two tools.
+   */
+  #unprefixed(entries: Entry[], browser: PanelServer): Entry[] {
+    const others = new Set(entries.filter((entry) => entry.server !== browser).map((entry) => entry.fullName));
+    return entries.map((entry) => {
+      const name = entry.server === browser ? bare(entry.fullName, browser.name) : undefined;
+      if (name === undefined) return entry;
+      if (others.has(name)) {
+        this.log(`${entry.fullName} keeps its full name: another server lists a tool named ${name}`);
+        return entry;
+      }
+      return { ...entry, tool: { ...entry.tool, name } };
+    });
   }
 
   async call(
@@ -103,24 +161,41 @@ export class ToolCatalog {
     if (!session) {
       // Namespaced names (browser tools under any server name, connector tools) all need the panel.
       if (name.includes('.')) return errorResult(NOT_CONNECTED);
-      return this.#unknown(name, builtInTools(this.#browserName));
+      const builtIns = this.#builtIns();
+      if (builtIns.some((tool) => tool.name === name)) return errorResult(NOT_CONNECTED);
+      return this.#unknown(name, builtIns);
     }
     if (session.servers.length === 0) return errorResult(NO_BROWSER_ACCESS);
-    const server = await this.#route(session, name, signal);
-    if (!server) return this.#unknown(name, await this.list(signal).catch(() => []));
+    const route = await this.#route(session, name, signal);
+    if (!route) return this.#unknown(name, await this.list(signal).catch(() => []));
     try {
-      return await server.call(name, args, signal, caller);
+      return await route.server.call(route.fullName, args, signal, caller);
     } catch (error) {
       if (error instanceof TunnelError) return errorResult(describeFailure(error));
       throw error;
     }
   }
 
-  /** The server that listed the tool; by name prefix when a listing is unavailable. */
-  async #route(session: BrokerSession, name: string, signal?: AbortSignal): Promise<PanelServer | undefined> {
-    for (const server of session.servers) {
-      const tools = await server.tools(signal).catch(() => undefined);
-      if (tools ? tools.some((tool) => tool.name === name) : name.startsWith(`${server.name}.`)) return server;
+  /**
+   * The server that listed the tool under this name, and the tool's full name there; by name
+   * prefix when no server could list its tools.
+   */
+  async #route(
+    session: BrokerSession,
+    name: string,
+    signal?: AbortSignal,
+  ): Promise<Pick<Entry, 'server' | 'fullName'> | undefined> {
+    const entry = (await this.#entries(session, signal)).find((candidate) => candidate.tool.name === name);
+    if (entry) return entry;
+    const unlisted = await Promise.all(
+      session.servers.map(async (server) => ((await server.tools(signal).catch(() => undefined)) ? undefined : server)),
+    );
+    for (const server of unlisted) {
+      if (!server) continue;
+      if (name.startsWith(`${server.name}.`)) return { server, fullName: name };
+      if (this.#bareNames && server.name === session.browserName && !name.includes('.')) {
+        return { server, fullName: `${server.name}.${name}` };
+      }
     }
     return undefined;
   }

@@ -44,6 +44,21 @@ describe('sign-in methods in words', () => {
     expect(spelled!.command).toBe('npx some-agent --login');
   });
 
+  it('read a terminal login an agent describes in _meta (Qwen Code), and never offer to authenticate with it', () => {
+    const [qwen] = signInOptions([
+      {
+        id: 'openai',
+        name: 'Use OpenAI API key',
+        description: 'Requires setting the `OPENAI_API_KEY` environment variable',
+        _meta: { type: 'terminal', args: ['--auth-type=openai'] },
+      },
+    ]);
+    expect(qwen).toMatchObject({ kind: 'terminal', authenticates: false, command: undefined });
+    expect(qwen!.instruction).toBe(
+      'Sign in with the agent’s own command in a terminal on the broker’s machine (Requires setting the `OPENAI_API_KEY` environment variable), then choose Retry.',
+    );
+  });
+
   it('let the agent sign itself in for its own methods, and skip what is not a method', () => {
     const options = signInOptions([
       { id: 'oauth-personal', name: 'Log in with Google', description: 'Log in with your Google account' },

@@ -76,6 +76,8 @@ const Method = z.looseObject({
       'tabwright/refused': optional(z.string()),
       // Agents that predate the `terminal` type put the whole command here.
       'terminal-auth': optional(z.looseObject({ command: z.string(), args: optional(z.array(z.unknown())) })),
+      // Others give the method's type here instead of in the method (Qwen Code: `{type: "terminal", args}`).
+      type: optional(z.string()),
     }),
   ),
 });
@@ -124,10 +126,11 @@ export function signInOptions(methods: readonly unknown[] | undefined): SignInOp
     const variables = variablesOf(method);
     const refused = refusalOf(method);
     const command = refused ? undefined : terminalCommand(method);
+    const type = method.type ?? method._meta?.type;
     const kind: SignInKind =
-      method.type === 'terminal' || ((command || refused) && method.type === undefined)
+      type === 'terminal' || ((command || refused) && type === undefined)
         ? 'terminal'
-        : method.type === 'env_var' || variables.length
+        : type === 'env_var' || variables.length
           ? 'env_var'
           : 'agent';
     let instruction: string | undefined;

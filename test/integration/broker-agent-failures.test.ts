@@ -177,6 +177,33 @@ describe('agent errors', { timeout: 90_000 }, () => {
     expect(logs.join('\n')).not.toContain('0123456789abcdef');
     expect(elapsed).toBeLessThan(1_500);
   });
+
+  it('an update ACP does not allow is said in the chat once and logged by the broker, never lost', async () => {
+    await start();
+    const panel = attach(broker!.url);
+    await until(() => panel.connection.status === 'connected', 30_000);
+    const reply = await exchange(panel, 'usage-null');
+    expect(reply).toContain('The agent sent a usage_update update that ACP does not allow');
+    expect(reply).toContain('used is null');
+    expect(reply.split('does not allow').length).toBe(2);
+    expect(reply).toContain('usage sent');
+    expect(
+      logs.filter((line) => /^dropped a usage_update update from the agent .*used is null/.test(line)),
+    ).toHaveLength(2);
+  });
+
+  it('carry only the stderr the agent wrote during the failing request', async () => {
+    await start();
+    const panel = attach(broker!.url);
+    await until(() => panel.connection.status === 'connected', 30_000);
+    expect(await exchange(panel, 'note from-an-earlier-turn')).toBe('noted from-an-earlier-turn');
+    await until(() => logs.some((line) => line.includes('from-an-earlier-turn')), 5_000, 'the earlier line');
+    await exchange(panel, 'fail');
+    const outcome = panel.turns.at(-1) as { error: string };
+    expect(outcome.error).toContain('request to the model failed');
+    expect(outcome.error).not.toContain('from-an-earlier-turn');
+    expect(outcome.error).not.toContain('stdio-test-agent ready');
+  });
 });
 
 describe('Stop', { timeout: 90_000 }, () => {
@@ -207,6 +234,26 @@ describe('Stop', { timeout: 90_000 }, () => {
     expect(await exchange(panel, 'hello')).toBe('agent heard: hello');
     expect(await exchange(panel, 'history')).toBe('history: hello');
     expect(logs.some((line) => line.includes('OVERLAP'))).toBe(false);
+    expect(logs.some((line) => /restored in agent process/.test(line))).toBe(true);
+    expect(launches()).toBe(2);
+  });
+
+  it('an agent that answers one turn late after a Stop goes on in a new process: each turn gets its own answer', async () => {
+    await start({ STDIO_AGENT_LATE_AFTER_STOP: '1' });
+    const panel = attach(broker!.url);
+    await until(() => panel.connection.status === 'connected', 30_000);
+    expect(await exchange(panel, 'first')).toBe('agent heard: first');
+    const turns = panel.turns.length;
+    panel.connection.send('slow 60000');
+    await until(() => panel.text().includes('working…'), 20_000);
+    await panel.connection.cancel();
+    await until(() => panel.turns.length > turns, 10_000, 'the cancelled turn');
+    const next = await exchange(panel, 'hello');
+    expect(next).toBe('agent heard: hello');
+    expect(panel.turns.at(-1)).toEqual({ stopReason: 'end_turn' });
+    const after = await exchange(panel, 'again');
+    expect(after).toBe('agent heard: again');
+    expect(panel.text()).not.toContain('late answer');
     expect(logs.some((line) => /restored in agent process/.test(line))).toBe(true);
     expect(launches()).toBe(2);
   });

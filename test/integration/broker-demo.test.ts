@@ -134,9 +134,11 @@ describe('several panels at once', () => {
     expect(second.browser.calls).toHaveLength(1);
     expect(first.browser.calls).toHaveLength(0);
 
+    // A session's own endpoint lists the browser tools bare; the panel is asked for the full tool.
     const pinned = await mcpClient(broker.mcpUrlFor(first.panel.connection.sessionId!));
-    await pinned.callTool({ name: 'tabwright.tabs', arguments: {} });
+    await pinned.callTool({ name: 'tabs', arguments: {} });
     expect(first.browser.calls).toHaveLength(1);
+    expect((await pinned.listTools()).tools.map((tool) => tool.name)).toContain('tabs');
 
     second.panel.close();
     await until(() => broker!.sessions.latestAttached()?.id === first.panel.connection.sessionId, 10_000, 'detach');

@@ -42,7 +42,7 @@ describe('the broker process', { timeout: 90_000 }, () => {
     await until(() => panel!.connection.status === 'connected', 30_000, 'the panel to connect');
     panel.connection.send('tools');
     await until(() => panel!.turns.length === 1, 30_000, 'the answer');
-    expect(panel.text()).toMatch(/^tools: tabwright\.snapshot/);
+    expect(panel.text()).toMatch(/^tools: snapshot, /);
     const pid = Number(/runs in agent process (\d+)/.exec(output)?.[1]);
     expect(alive(pid)).toBe(true);
 

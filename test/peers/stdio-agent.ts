@@ -11,6 +11,8 @@
  * terminal logins that try to make the panel show a command of the agent's choosing;
  * STDIO_AGENT_REFUSE=<reason> refuses every session;
  * STDIO_AGENT_LEAK=<text> is echoed, with OPENAI_API_KEY, in the error `fail-secret` answers;
+ * STDIO_AGENT_LATE_AFTER_STOP=1 answers one turn late after a Stop, as Claude Code does: the prompt
+ * after a cancelled turn ends at once with no reply, and its answer comes with the following turn;
  * STDIO_AGENT_EVENTS=<file> appends one line per session-level request it receives (new, set_mode,
  * set_config_option, close), so a test can see what reached the agent — the bearer it was given
  * for MCP included, as a hostile agent would keep it.
@@ -43,6 +45,7 @@ const authRequired = ['required', 'hostile'].includes(process.env.STDIO_AGENT_AU
 const hostileAuth = process.env.STDIO_AGENT_AUTH === 'hostile';
 const refusal = process.env.STDIO_AGENT_REFUSE;
 const eventsFile = process.env.STDIO_AGENT_EVENTS;
+const lateAfterStop = process.env.STDIO_AGENT_LATE_AFTER_STOP === '1';
 let signedIn = false;
 
 /** The bearer the broker gave this session for its MCP server (HTTP header, or the stdio bridge's environment). */
@@ -151,6 +154,9 @@ interface AgentSession {
   prompts: string[];
   modeId: string;
   model: string;
+  /** STDIO_AGENT_LATE_AFTER_STOP: the last turn was cancelled; then, the prompt whose answer is owed. */
+  stopped?: boolean;
+  owed?: string;
 }
 
 function modesOf(session: AgentSession): SessionModeState {
@@ -339,14 +345,15 @@ async function turn(client: AgentContext, session: AgentSession, text: string, s
     }
     case 'click': {
       if (session.modeId === 'plan') return say(client, session.id, `plan: I would click ${argument}`);
+      // On the broker's `/mcp/<session>` the browser tools are bare (`snapshot`); elsewhere `<server>.snapshot`.
       const prefix =
         (await session.mcp?.listTools())?.tools
-          .find((tool) => tool.name.endsWith('.snapshot'))
-          ?.name.slice(0, -'.snapshot'.length) ?? 'tabwright';
-      const snapshot = textOf(await callTool(client, session, `${prefix}.snapshot`, {}, signal));
+          .find((tool) => tool.name === 'snapshot' || tool.name.endsWith('.snapshot'))
+          ?.name.slice(0, -'snapshot'.length) ?? 'tabwright.';
+      const snapshot = textOf(await callTool(client, session, `${prefix}snapshot`, {}, signal));
       const ref = new RegExp(`- \\w+ "${argument}"[^\\n]*\\[ref=(\\w+)\\]`, 'i').exec(snapshot)?.[1];
       if (!ref) return say(client, session.id, `no element named ${argument}`);
-      const result = await callTool(client, session, `${prefix}.click`, { ref }, signal);
+      const result = await callTool(client, session, `${prefix}click`, { ref }, signal);
       return say(client, session.id, `${result.isError ? 'click refused' : 'clicked'}: ${textOf(result)}`);
     }
     case 'ask': {
@@ -375,6 +382,15 @@ async function turn(client: AgentContext, session: AgentSession, text: string, s
       await new Promise((resolve) => setTimeout(resolve, Number(argument) || 5_000));
       return say(client, session.id, 'stubborn turn over');
     }
+    case 'usage-null':
+      // Claude Code's usage when the model reports no cache counts: ACP wants a number there.
+      await update(client, session.id, { sessionUpdate: 'usage_update', used: null, size: 200_000 } as never);
+      await update(client, session.id, { sessionUpdate: 'usage_update', used: null, size: 200_000 } as never);
+      return say(client, session.id, 'usage sent');
+    case 'note':
+      // A line on stderr that belongs to this turn alone, which goes well.
+      process.stderr.write(`stdio-test-agent: note ${argument}\n`);
+      return say(client, session.id, `noted ${argument}`);
     case 'fail':
       process.stderr.write('stdio-test-agent: request to the model failed; key sk-test-0123456789abcdef refused\n');
       throw new RequestError(-32603, 'Internal error', {
@@ -502,9 +518,16 @@ const app = agent({ name: 'stdio-test-agent' })
     // A client must never start a turn while the agent is still in one.
     if (session.turn) process.stderr.write(`stdio-test-agent: OVERLAP: "${text}" arrived during a turn\n`);
     session.prompts.push(text);
+    if (lateAfterStop && session.stopped) {
+      session.stopped = false;
+      session.owed = text;
+      return { stopReason: 'end_turn' };
+    }
     const controller = new AbortController();
     session.turn = controller;
     try {
+      if (session.owed !== undefined) await say(client, session.id, `late answer to ${session.owed}; `);
+      session.owed = undefined;
       await turn(client, session, text, controller.signal);
     } catch (error) {
       if (error instanceof RequestError) throw error;
@@ -512,6 +535,7 @@ const app = agent({ name: 'stdio-test-agent' })
     } finally {
       session.turn = undefined;
     }
+    session.stopped = controller.signal.aborted;
     return { stopReason: controller.signal.aborted ? 'cancelled' : 'end_turn' };
   })
   .onNotification(methods.agent.session.cancel, ({ params }) => {
