@@ -60,7 +60,7 @@ export function describeAgentCli(agent: AgentCli): void {
   const installed = existsSync(join(BIN, agent.bin));
   if (!installed) {
     console.warn(
-      `\n*** SKIPPING the ${agent.name} end-to-end test: test/agents is not installed. Run \`npm ci --prefix test/agents\` (CI does). ***\n`,
+      `\n*** SKIPPING the ${agent.name} end-to-end test: test/agents is not installed. Run \`npm install --prefix test/agents\` (CI does). ***\n`,
     );
   }
   describe.skipIf(!installed)(`real ${agent.name} behind the broker, in the real panel`, () => {

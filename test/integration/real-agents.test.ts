@@ -22,7 +22,7 @@ const BIN = join(import.meta.dirname, '..', 'agents', 'node_modules', '.bin');
 const installed = ['claude-agent-acp', 'codex-acp', 'gemini'].every((name) => existsSync(join(BIN, name)));
 if (!installed) {
   console.warn(
-    '\n*** SKIPPING the real agent CLI tests: test/agents is not installed. Run `npm ci --prefix test/agents` (CI does). ***\n',
+    '\n*** SKIPPING the real agent CLI tests: test/agents is not installed. Run `npm install --prefix test/agents` (CI does). ***\n',
   );
 }
 
