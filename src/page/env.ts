@@ -2,6 +2,7 @@
 import type { DialogRelay } from './dialogs/relay';
 import type { PageErrorCode } from './error-codes';
 import type { FrameHandshake } from './frame-handshake';
+import type { ListenerQuery } from './listener-channel';
 import type { ElementTarget } from './protocol';
 import type { RefRegistry } from './refs';
 
@@ -30,4 +31,6 @@ export interface PageEnv {
   queryRoot(selector: string | undefined): Element;
   /** This frame's dialog relay, where the site's content scripts installed one. */
   dialogRelay(): DialogRelay | undefined;
+  /** Asks whether an element has click, mouse, pointer or key listeners of its own; undefined when unknown or none. */
+  ownListeners(): ListenerQuery | undefined;
 }
