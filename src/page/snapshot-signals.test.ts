@@ -85,6 +85,12 @@ describe('refs for everything a person can act on', () => {
     ).toEqual(['- generic "Fix loading dock door" [ref=e1] [clickable]', '- listitem "Alpha" [ref=e2]']);
   });
 
+  it('gives none to an empty, unnamed box with listeners (a resize handle)', () => {
+    expect(
+      snap(`<div role="row"><div ${LISTENED}></div><div ${LISTENED} aria-label="Resize"></div></div>`, true),
+    ).toEqual(['- row', '  - generic "Resize" [ref=e1] [clickable]']);
+  });
+
   it('gives none to body, nor to a container that listens for its items (event delegation)', () => {
     document.body.setAttribute(LISTENED, '');
     const lines = snap(

@@ -378,6 +378,11 @@ class SnapshotWalker {
         this.lines.length = index + 1;
       } else if (!childLines) {
         name = this.#name(element);
+        // Listeners alone on an empty, unnamed box (a resize handle): nothing a person would pick out.
+        if (!name && weak === 'listener') {
+          interactive = false;
+          this.#refLines--;
+        }
         if (!name && !interactive) {
           this.lines.length = index;
           this.#elementLines--;
