@@ -59,16 +59,28 @@ export function offerListenerQuery(doc: Document, scope: object = globalThis): v
 /** Asks whether one element has recorded listeners of its own. */
 export type ListenerQuery = (element: Element) => boolean;
 
+/** What the agent can ask besides listeners: about the page's timers around a hover. */
+export type TimerQuestion = 'timers:watch' | 'timers:unwatch' | 'timers:pending';
+
+/** Asks the main-world record one question; false when there is no record. */
+export type RecordAsker = (target: EventTarget, question: 'listeners' | TimerQuestion) => boolean;
+
+/** The question channel itself, or undefined when this document has no main-world record. */
+export function recordAsker(doc: Document, scope: object = globalThis): RecordAsker | undefined {
+  const type = (scope as Scope)[LISTENER_QUERY_KEY];
+  if (typeof type !== 'string' || !doc.defaultView) return undefined;
+  const { CustomEvent } = doc.defaultView;
+  return (target, question) =>
+    !target.dispatchEvent(new CustomEvent(type, { cancelable: true, composed: true, detail: question }));
+}
+
 /**
  * The page agent's question, or undefined when this document has no record (the main-world
  * script was not registered when it loaded) or the record holds no element at all.
  */
 export function listenerQuery(doc: Document, scope: object = globalThis): ListenerQuery | undefined {
-  const type = (scope as Scope)[LISTENER_QUERY_KEY];
-  if (typeof type !== 'string' || !doc.defaultView) return undefined;
-  const { Event } = doc.defaultView;
-  const ask = (target: EventTarget) => !target.dispatchEvent(new Event(type, { cancelable: true, composed: true }));
+  const ask = recordAsker(doc, scope);
   // Asked of the document: whether any element is recorded at all.
-  if (!ask(doc)) return undefined;
-  return ask;
+  if (!ask?.(doc, 'listeners')) return undefined;
+  return (element) => ask(element, 'listeners');
 }

@@ -4,9 +4,11 @@
  * wrapped so each call is noted, then passed on unchanged. The record is a WeakMap in this
  * closure; the page agent asks about one element at a time through the channel described in
  * ../listener-channel.ts. Listeners added before this script ran (a document loaded before the
- * site was allowed) are never seen.
+ * site was allowed) are never seen. The same channel answers about timers a hover set off
+ * (timer-watch.ts).
  */
 import { ACTION_EVENT_TYPES, HELLO_EVENT, READY_EVENT } from '../listener-channel';
+import { watchTimers } from './timer-watch';
 
 type RecordWindow = Window & typeof globalThis;
 
@@ -100,11 +102,16 @@ export function installListenerRecord(win: RecordWindow): void {
     });
   }
 
+  const timers = watchTimers(win);
   let question: string | undefined;
   const answer = (event: Event) => {
     stop.call(event);
     const asked = composedPath.call(event)[0];
-    const yes = asked === doc ? listening > 0 : asked instanceof ElementCtor && has(asked);
+    const detail = (event as CustomEvent).detail;
+    let yes: boolean;
+    if (detail === 'timers:watch' || detail === 'timers:unwatch') yes = timers.watch(detail === 'timers:watch');
+    else if (detail === 'timers:pending') yes = timers.pending();
+    else yes = asked === doc ? listening > 0 : asked instanceof ElementCtor && has(asked);
     if (yes) cancel.call(event);
   };
   // Registered before any page script runs; only the first type offered is ever taken.
