@@ -151,6 +151,8 @@ export function snapshotRole(element: Element, tag: string, visible: boolean): s
   if (visible && (!role || role === 'generic') && element.getAttribute('contenteditable') !== null) {
     if ((element as HTMLElement).isContentEditable) role = 'textbox';
   }
+  // An editor on an EditContext takes typed text as a text box does.
+  if (visible && (!role || role === 'generic') && (element as { editContext?: unknown }).editContext) role = 'textbox';
   // HTML-AAM leaves password fields without a role; they are text boxes to everyone who types.
   if (!role && tag === 'input' && (element as HTMLInputElement).type === 'password') return 'textbox';
   // Groups matter when named (a fieldset by its legend); unnamed ones are just wrappers.
