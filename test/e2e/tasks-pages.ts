@@ -22,6 +22,7 @@ const BUNDLES: Record<string, string> = {
   tabulator: 'tabulator.ts',
   fomantic: 'fomantic.ts',
   tippy: 'tippy.ts',
+  monaco: 'monaco.ts',
 };
 
 const TYPES: Record<string, string> = {

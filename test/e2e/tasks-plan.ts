@@ -45,7 +45,9 @@ export type Capability =
   /** An element only script makes clickable: no interactive role, its listeners on a container. */
   | 'clickable by script'
   /** What a hover reveals, a moment after the pointer arrives. */
-  | 'hover';
+  | 'hover'
+  /** An editor that takes its text through an EditContext. */
+  | 'EditContext';
 
 export interface Task {
   id: string;

@@ -458,4 +458,38 @@ export const TASKS: Task[] = [
     state: 'menu.chosen',
     expected: ['Email'],
   },
+
+  {
+    id: 'fomantic-search-select',
+    library: 'Fomantic UI',
+    needs: ['clickable by script'],
+    page: '/tasks/fomantic.html',
+    ready: 'window.menus',
+    steps: [
+      { do: 'click', on: { role: ['textbox', 'combobox'], name: 'Department' } },
+      { do: 'click', on: { role: ['generic', 'option'], name: 'Logistics' } },
+    ],
+    state: 'menus.department()',
+    expected: 'logistics',
+  },
+  {
+    id: 'monaco-type',
+    library: 'Monaco',
+    needs: ['EditContext'],
+    page: '/tasks/monaco.html',
+    ready: 'window.editor',
+    steps: [{ do: 'type', on: { role: 'textbox', name: 'Query editor' }, text: 'SELECT 1' }],
+    state: 'editor.getValue()',
+    expected: 'SELECT 1',
+  },
+  {
+    id: 'monaco-lines',
+    library: 'Monaco',
+    needs: ['EditContext'],
+    page: '/tasks/monaco.html',
+    ready: 'window.editor',
+    steps: [{ do: 'type', on: { role: 'textbox', name: 'Query editor' }, text: 'SELECT id\nFROM orders' }],
+    state: 'editor.getValue()',
+    expected: 'SELECT id\nFROM orders',
+  },
 ];

@@ -85,3 +85,16 @@ export function newlineThroughContext(element: Element): void {
 export function selectAllInContext(context: EditContextLike): void {
   context.updateSelection(0, context.text.length);
 }
+
+/**
+ * What a person sees of an EditContext editor: its element, or — when that element is drawn at
+ * no size, as Monaco's is — the nearest ancestor with a box (the editor surface they click).
+ */
+export function shownEditor(element: Element): Element {
+  if (!editContextOf(element)) return element;
+  for (let node: Element | null = element; node; node = node.parentElement) {
+    const box = node.getBoundingClientRect();
+    if (box.width > 1 && box.height > 1) return node;
+  }
+  return element;
+}
