@@ -109,6 +109,10 @@ class BrowserKind implements ToolKind<BrowserTool> {
     });
   }
 
+  followsFront(call: CallSession): boolean {
+    return this.#tabs(call).follows;
+  }
+
   findTab(_tool: BrowserTool, call: CallSession): Promise<TabInfo | { refusal: string }> {
     return this.#tabs(call).current();
   }

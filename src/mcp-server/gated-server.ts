@@ -47,6 +47,8 @@ export interface ToolKind<T extends ToolSpec> {
    * has none it may act in.
    */
   findTab(tool: T, call: CallSession): Promise<TabInfo | { refusal: string } | undefined>;
+  /** Whether the caller works in the tab in front rather than in tabs of its own (yes, unless the kind says). */
+  followsFront?(call: CallSession): boolean;
   /** Why the caller may not name the tab the arguments name (one that is not its own), if it may not. */
   refuseNamedTab?(tool: T, args: Record<string, unknown>, call: CallSession): Promise<string | undefined>;
   /** Runs a call the gates let through, writing its answer into `call.response`. */
@@ -341,6 +343,7 @@ export class GatedServer<T extends ToolSpec> implements ToolServer {
             write,
             target,
             tab,
+            follows: this.kind.followsFront?.(session) ?? true,
             windowId: this.options.windowId ?? -1,
             signal,
             checkDestination,
