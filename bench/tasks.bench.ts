@@ -112,7 +112,10 @@ function playwrightCalls(step: Step, on: string, to: string | undefined, pathsOf
   const element = describeTarget(step.on);
   const click: ToolCall = { tool: 'browser_click', args: { element, target: on } };
   switch (step.do) {
+    case 'hover':
+      return [{ tool: 'browser_hover', args: { element, target: on } }];
     case 'click':
+      if (step.double) return [{ tool: 'browser_click', args: { element, target: on, doubleClick: true } }];
       return step.dialog ? [click, { tool: 'browser_handle_dialog', args: { ...step.dialog } }] : [click];
     case 'type':
       return [

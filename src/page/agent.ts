@@ -22,6 +22,7 @@ import { runViewport } from './commands/viewport';
 import { runCancelWait, runWaitFor } from './commands/wait-for';
 import { runExtract } from './commands/extract';
 import { runFetch } from './commands/fetch';
+import { listenerQuery, recordAsker, type ListenerQuery, type RecordAsker } from './listener-channel';
 import { installedRelay, type DialogRelay } from './dialogs/relay';
 import { runPageState } from './commands/page-state';
 import { PageError, type PageEnv } from './env';
@@ -99,6 +100,16 @@ export class PageAgent implements PageEnv {
 
   dialogRelay(): DialogRelay | undefined {
     return installedRelay(this.document.defaultView);
+  }
+
+  pageRecord(): RecordAsker | undefined {
+    const view = this.document.defaultView;
+    return view ? recordAsker(this.document, view) : undefined;
+  }
+
+  ownListeners(): ListenerQuery | undefined {
+    const view = this.document.defaultView;
+    return view ? listenerQuery(this.document, view) : undefined;
   }
 
   refs(frameId = 0): RefRegistry {

@@ -2,6 +2,7 @@
 import type { DialogRelay } from './dialogs/relay';
 import type { PageErrorCode } from './error-codes';
 import type { FrameHandshake } from './frame-handshake';
+import type { ListenerQuery, RecordAsker } from './listener-channel';
 import type { ElementTarget } from './protocol';
 import type { RefRegistry } from './refs';
 
@@ -30,4 +31,8 @@ export interface PageEnv {
   queryRoot(selector: string | undefined): Element;
   /** This frame's dialog relay, where the site's content scripts installed one. */
   dialogRelay(): DialogRelay | undefined;
+  /** Asks whether an element has click, mouse, pointer or key listeners of its own; undefined when unknown or none. */
+  ownListeners(): ListenerQuery | undefined;
+  /** The main-world record's question channel, where the site's content scripts installed one. */
+  pageRecord(): RecordAsker | undefined;
 }

@@ -5,6 +5,7 @@
 import { getRole } from 'dom-accessibility-api';
 import { inputStates, unmappedInputRole } from './input-states';
 import { clip, neutraliseText } from '../shared/text/line';
+import { ACTION_EVENT_TYPES } from './listener-channel';
 import { isSecretField } from './secret-field';
 import { renderLine, renderTextLine } from './snapshot-line';
 
@@ -29,6 +30,43 @@ export const INTERACTIVE_ROLES = new Set([
   'textbox',
   'treeitem',
 ]);
+
+/** Cursors a page sets on what can be clicked or dragged. */
+const ACTION_CURSORS = new Set(['pointer', 'move', 'grab']);
+const INLINE_HANDLERS = new Set(ACTION_EVENT_TYPES.map((type) => `on${type}`));
+
+/**
+ * Why an element a snapshot would print without a ref is still something a person acts on:
+ * - `item`: an item of a composite widget (a grid's cell or row), which the widget's own script
+ *   makes clickable whatever its tabindex;
+ * - `cursor`: the page shows a hand, a move or a grab cursor over it, and not already over its parent;
+ * - `handler`: an inline `onclick` (or mouse, pointer, key) handler;
+ * - `focusable`: it is in the tab order and named by its author or its title (a pager's
+ *   `<li title="Next Page" tabindex="0">`), so it keeps its own line and name whatever is inside.
+ * Own listeners, which only the main-world record knows, are asked after these (snapshot.ts).
+ */
+export function actionSignal(
+  element: Element,
+  tag: string,
+  role: string | null,
+  cursor: string,
+  parentCursor: string,
+): 'item' | 'cursor' | 'handler' | 'focusable' | undefined {
+  if (role === 'gridcell' || (role === 'row' && element.closest('[role=grid], [role=treegrid]'))) return 'item';
+  if (ACTION_CURSORS.has(cursor) && cursor !== parentCursor && tag !== 'label') return 'cursor';
+  const attributes = element.attributes;
+  for (let i = 0; i < attributes.length; i++) {
+    const name = attributes[i]!.name;
+    if (name.startsWith('on') && INLINE_HANDLERS.has(name)) return 'handler';
+  }
+  if (
+    element.hasAttribute('tabindex') &&
+    (element as HTMLElement).tabIndex >= 0 &&
+    (hasAuthorName(element) || !!element.getAttribute('title'))
+  )
+    return 'focusable';
+  return undefined;
+}
 
 /** Wrappers with no meaning of their own: their children are shown in their place. */
 export const FLATTENED_ROLES = new Set(['generic', 'none', 'presentation', 'paragraph', 'rowgroup']);
@@ -113,6 +151,8 @@ export function snapshotRole(element: Element, tag: string, visible: boolean): s
   if (visible && (!role || role === 'generic') && element.getAttribute('contenteditable') !== null) {
     if ((element as HTMLElement).isContentEditable) role = 'textbox';
   }
+  // An editor on an EditContext takes typed text as a text box does.
+  if (visible && (!role || role === 'generic') && (element as { editContext?: unknown }).editContext) role = 'textbox';
   // HTML-AAM leaves password fields without a role; they are text boxes to everyone who types.
   if (!role && tag === 'input' && (element as HTMLInputElement).type === 'password') return 'textbox';
   // Groups matter when named (a fieldset by its legend); unnamed ones are just wrappers.

@@ -12,7 +12,7 @@ const walk = (refs: RefRegistry, targets?: TargetQuery[]) =>
 const BOARD = `
   <section aria-label="To do"><h2>To do</h2><div draggable="true">Write report</div></section>
   <section aria-label="Done"><h2>Done</h2><p>Nothing here yet</p></section>
-  <div role="grid" aria-label="Prices"><div role="row"><span role="gridcell">1760</span><span role="gridcell">1820</span></div></div>
+  <table aria-label="Prices"><tr><td>1760</td><td>1820</td></tr></table>
   <ul aria-label="Backlog"><li>Alpha</li><li>Bravo <button>Move Bravo</button></li></ul>
   <p>Go to <span>the</span> next page</p>`;
 
@@ -23,11 +23,11 @@ describe('walking a page to look up targets', () => {
     document.body.innerHTML = BOARD;
     const plain = walk(new RefRegistry(''));
     expect(plain).toContain('- region "Done"');
-    expect(plain).toContain('    - gridcell "1760"');
+    expect(plain).toContain('    - cell "1760"');
     const refs = new RefRegistry('');
     const looked = walk(refs, [
       { role: 'region', name: 'Done' },
-      { role: 'gridcell', name: '1760' },
+      { role: 'cell', name: '1760' },
       { role: 'listitem', name: 'Alpha' },
       { role: 'text', name: 'Bravo' },
       { role: 'text', name: 'Go to the next page' },
@@ -37,14 +37,14 @@ describe('walking a page to look up targets', () => {
     const changed = looked.filter((line, i) => refOfLine(line) && !refOfLine(plain[i]!));
     expect(changed.map(withoutRefs)).toEqual([
       '- region "Done"',
-      '    - gridcell "1760"',
+      '    - cell "1760"',
       '  - listitem "Alpha"',
       '    - "Bravo"',
       '- "Go to the next page"',
     ]);
     const element = (text: string) => refs.resolve(refOfLine(looked.find((line) => line.includes(text))!)!);
     expect(element('region "Done"')).toBe(document.querySelector('[aria-label="Done"]'));
-    expect(element('gridcell "1760"')).toBe(document.querySelector('[role=gridcell]'));
+    expect(element('cell "1760"')).toBe(document.querySelector('td'));
     expect(element('listitem "Alpha"')).toBe(document.querySelector('li'));
     // A run of text is acted on through the innermost element that holds all of it.
     expect(element('"Bravo"')).toBe(document.querySelectorAll('li')[1]);

@@ -9,11 +9,13 @@ import { withLabelIndex } from './label-index';
 import { isAgentOutline } from './outline';
 import { clip, neutraliseText } from '../shared/text/line';
 import { isShadowRoot, shadowTreesCanAddText, styleSheetsCanAddText } from './pseudo-content';
+import type { ListenerQuery } from './listener-channel';
 import type { RefRegistry } from './refs';
 import { NAME_MAX, outdented, renderLine, renderTextLine, TEXT_ROLE, textOfLine } from './snapshot-line';
 import { anyTargetMatch, type TargetMatch, type TargetQuery } from './target-match';
 import { isSecretField, rememberPasswordField } from './secret-field';
 import {
+  actionSignal,
   CONTENT_NAMED_ROLES,
   FLATTENED_ROLES,
   hasAuthorName,
@@ -55,6 +57,11 @@ export interface WalkOptions {
    * by a snapshot (a region, a cell, a run of text), so it can be acted on like any other line.
    */
   targets?: readonly TargetQuery[];
+  /**
+   * Whether an element has click, mouse, pointer or key listeners of its own, as the main-world
+   * record saw them (page/listener-channel.ts); omitted where the document has no record.
+   */
+  ownListeners?: ListenerQuery;
 }
 
 /** Controls whose name HTML-AAM takes from their label (buttons take theirs from their value). */
@@ -96,7 +103,7 @@ export function walkSnapshot(root: Element, options: WalkOptions): WalkResult {
   const pseudo = options.pseudoElements ?? styleSheetsCanAddText(root.ownerDocument);
   const walker = new SnapshotWalker(view, options, pseudo);
   withLabelIndex(view, () => {
-    walker.visit(root, 0, true, false, false);
+    walker.visit(root, 0, true, '', false);
     walker.flushText();
   });
   return { lines: walker.lines, frames: walker.frames, frameElements: walker.frameElements };
@@ -106,6 +113,16 @@ export function walkSnapshot(root: Element, options: WalkOptions): WalkResult {
 function isDraggable(element: Element): boolean {
   return element.getAttribute('draggable') === 'true';
 }
+
+type Signal = NonNullable<ReturnType<typeof actionSignal>> | 'listener';
+
+/** How an element's line is made: `clickable` prints `[clickable]`; `weak` gives a ref unless one is inside. */
+interface EmitKind {
+  clickable: boolean;
+  weak?: Signal;
+}
+const PLAIN: EmitKind = { clickable: false };
+const CLICKABLE: EmitKind = { clickable: true };
 
 class SnapshotWalker {
   readonly lines: string[] = [];
@@ -182,23 +199,23 @@ class SnapshotWalker {
     this.lines.push(renderTextLine(this.#textDepth, text, holder && this.options.refs.refFor(holder)));
   }
 
-  #children(node: Element, depth: number, shown: boolean, pointer: boolean, quiet: boolean): void {
+  #children(node: Element, depth: number, shown: boolean, cursor: string, quiet: boolean): void {
     const summary = closedDetailsSummary(node);
     if (summary !== null) {
-      if (summary) this.visit(summary, depth, shown, pointer, quiet);
+      if (summary) this.visit(summary, depth, shown, cursor, quiet);
       return;
     }
     const children = flatChildren(node);
     if (children === node.childNodes) {
       // Sibling links are cheaper to follow than a live NodeList is to index.
       for (let child = node.firstChild; child; child = child.nextSibling)
-        this.visit(child, depth, shown, pointer, quiet);
+        this.visit(child, depth, shown, cursor, quiet);
       return;
     }
-    for (let i = 0; i < children.length; i++) this.visit(children[i]!, depth, shown, pointer, quiet);
+    for (let i = 0; i < children.length; i++) this.visit(children[i]!, depth, shown, cursor, quiet);
   }
 
-  visit(node: Node, depth: number, shown: boolean, parentPointer: boolean, quiet: boolean): void {
+  visit(node: Node, depth: number, shown: boolean, parentCursor: string, quiet: boolean): void {
     if (node.nodeType === 3) {
       if (shown && !quiet) this.#appendText((node as Text).data, depth, node);
       return;
@@ -213,7 +230,7 @@ class SnapshotWalker {
     const display = style.display;
     if (display === 'none') {
       if (tag === 'input' && this.#drawnByLabel(element as HTMLInputElement)) {
-        this.#emit(element, snapshotRole(element, tag, true)!, depth, true, false, quiet, false);
+        this.#emit(element, snapshotRole(element, tag, true)!, depth, true, '', quiet, PLAIN);
       }
       return;
     }
@@ -226,7 +243,8 @@ class SnapshotWalker {
       if (visible) this.#frame(element, depth);
       return;
     }
-    const pointer = style.cursor === 'pointer';
+    const cursor = style.cursor;
+    const pointer = cursor === 'pointer';
     let role = snapshotRole(element, tag, visible);
     if (tag === 'label') quiet ||= this.#labelsVisibleControl(element as HTMLLabelElement);
     // A caption or legend is already the name of its table or fieldset: do not print it twice.
@@ -238,11 +256,30 @@ class SnapshotWalker {
     const grabbable = visible && isDraggable(element);
     const clickable =
       visible &&
-      ((pointer && !parentPointer) || grabbable) &&
+      ((pointer && parentCursor !== 'pointer') || grabbable) &&
       (!role || FLATTENED_ROLES.has(role)) &&
       !LEAF_TAGS.has(tag);
     if (clickable && !(tag === 'label' && quiet)) {
-      this.#emit(element, 'generic', depth, true, pointer, quiet, true);
+      this.#emit(element, 'generic', depth, true, cursor, quiet, CLICKABLE);
+      return;
+    }
+    // Other signs that a person acts on it: these give a ref only when nothing inside has one.
+    const signal =
+      visible &&
+      !(tag === 'label' && quiet) &&
+      (!role || !INTERACTIVE_ROLES.has(role)) &&
+      this.#signalOf(element, tag, role, cursor, parentCursor);
+    if (signal) {
+      const generic = !role || FLATTENED_ROLES.has(role);
+      this.#emit(
+        element,
+        generic ? 'generic' : role!,
+        depth,
+        true,
+        cursor,
+        quiet,
+        generic ? { clickable: true, weak: signal } : { clickable: false, weak: signal },
+      );
       return;
     }
     if (!visible || !role || FLATTENED_ROLES.has(role)) {
@@ -258,12 +295,21 @@ class SnapshotWalker {
       const inlineBox = !inline && display.startsWith('inline-');
       if (inlineBox) this.#text += ' ';
       else if (!inline) this.flushText();
-      this.#children(element, depth, visible, pointer, quiet);
+      this.#children(element, depth, visible, cursor, quiet);
       if (inlineBox) this.#text += ' ';
       else if (!inline) this.flushText();
       return;
     }
-    this.#emit(element, role, depth, visible, pointer, quiet, false);
+    this.#emit(element, role, depth, visible, cursor, quiet, PLAIN);
+  }
+
+  /** The weaker signs of something a person acts on, checked after the element's role. */
+  #signalOf(element: Element, tag: string, role: string | null, cursor: string, parentCursor: string): Signal | false {
+    const signal = actionSignal(element, tag, role, cursor, parentCursor);
+    if (signal) return signal;
+    const listeners = this.options.ownListeners;
+    if (!listeners || tag === 'body' || tag === 'html' || LEAF_TAGS.has(tag)) return false;
+    return listeners(element) ? 'listener' : false;
   }
 
   #labelsVisibleControl(label: HTMLLabelElement): boolean {
@@ -292,26 +338,39 @@ class SnapshotWalker {
     role: string,
     depth: number,
     shown: boolean,
-    pointer: boolean,
+    cursor: string,
     quiet: boolean,
-    clickable: boolean,
+    kind: EmitKind,
   ): void {
     this.flushText();
     const index = this.lines.length;
     this.lines.push('');
     const tag = element.localName;
     const draggable = shown && isDraggable(element);
-    const interactive = clickable || draggable || INTERACTIVE_ROLES.has(role);
+    const { weak } = kind;
+    let clickable = kind.clickable;
+    let interactive = clickable || draggable || INTERACTIVE_ROLES.has(role) || !!weak;
     const beforeElements = ++this.#elementLines;
     const beforeRefs = interactive ? ++this.#refLines : this.#refLines;
     const beforeUnprinted = this.#unprinted;
     if (tag === 'select') this.lines.push(...optionLines(element as HTMLSelectElement, depth + 1));
-    else if (!LEAF_TAGS.has(tag) && role !== 'textbox') this.#children(element, depth + 1, shown, pointer, quiet);
+    else if (!LEAF_TAGS.has(tag) && role !== 'textbox') this.#children(element, depth + 1, shown, cursor, quiet);
     this.flushText();
     const childLines = this.lines.length > index + 1;
     const childElements = this.#elementLines > beforeElements;
     const childRefs = this.#refLines > beforeRefs;
-    const namedByContent = (clickable || CONTENT_NAMED_ROLES.has(role)) && !hasAuthorName(element);
+    // What is acted on is inside (a control in a grid cell, a list a script listens on for its items).
+    if (weak && childRefs && weak !== 'focusable') {
+      interactive = false;
+      this.#refLines--;
+      if (clickable) {
+        this.#unwrap(index);
+        return;
+      }
+      clickable = false;
+    }
+    const namedByContent =
+      !(weak === 'focusable') && (clickable || !!weak || CONTENT_NAMED_ROLES.has(role)) && !hasAuthorName(element);
     let name = '';
     if (namedByContent) {
       if (childLines && !childElements) {
@@ -319,6 +378,11 @@ class SnapshotWalker {
         this.lines.length = index + 1;
       } else if (!childLines) {
         name = this.#name(element);
+        // Listeners alone on an empty, unnamed box (a resize handle): nothing a person would pick out.
+        if (!name && weak === 'listener') {
+          interactive = false;
+          this.#refLines--;
+        }
         if (!name && !interactive) {
           this.lines.length = index;
           this.#elementLines--;
@@ -361,10 +425,18 @@ class SnapshotWalker {
       name,
       ...(named ? { ref: this.options.refs.refFor(element) } : {}),
       draggable,
-      clickable,
+      clickable: clickable && role === 'generic',
       ...(value !== undefined ? { value } : {}),
       states,
     });
+  }
+
+  /** Takes away the line at `index`, moving the lines inside it up one level into its place. */
+  #unwrap(index: number): void {
+    this.lines.splice(index, 1);
+    for (let i = index; i < this.lines.length; i++) this.lines[i] = outdented(this.lines[i]!);
+    for (const slot of this.frames) if (slot.line > index) slot.line--;
+    this.#elementLines--;
   }
 
   /** The text runs printed after line `index`, as one name. */

@@ -27,8 +27,12 @@ export async function bundlePage(entry: string, name: string): Promise<Map<strin
         outDir,
         emptyOutDir: true,
         minify: false,
-        // Headless UI marks its modules "use client", which means nothing in a page bundle.
-        rollupOptions: { onwarn: (warning, warn) => warning.code === 'MODULE_LEVEL_DIRECTIVE' || warn(warning) },
+        // Headless UI marks its modules "use client", which means nothing in a page bundle;
+        // Monaco reads `import.meta.url` only to start language workers, which its page does not use.
+        rollupOptions: {
+          onwarn: (warning, warn) =>
+            warning.code === 'MODULE_LEVEL_DIRECTIVE' || warning.code === 'EMPTY_IMPORT_META' || warn(warning),
+        },
         lib: {
           entry: join(ROOT, entry),
           formats: ['iife'],

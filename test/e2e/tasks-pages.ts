@@ -19,6 +19,10 @@ const BUNDLES: Record<string, string> = {
   sortable: 'sortable.ts',
   filepond: 'filepond.ts',
   react: 'react-app.tsx',
+  tabulator: 'tabulator.ts',
+  fomantic: 'fomantic.ts',
+  tippy: 'tippy.ts',
+  monaco: 'monaco.ts',
 };
 
 const TYPES: Record<string, string> = {

@@ -28,14 +28,26 @@ export interface DialogAnswer {
 }
 
 export type Step =
-  | { do: 'click'; on: Target; dialog?: DialogAnswer }
+  | { do: 'click'; on: Target; dialog?: DialogAnswer; double?: boolean }
+  | { do: 'hover'; on: Target }
   | { do: 'type'; on: Target; text: string; submit?: boolean }
   | { do: 'select_option'; on: Target; label: string }
   | { do: 'press_key'; on: Target; key: string }
   | { do: 'drag'; on: Target; to: Target }
   | { do: 'upload_file'; on: Target; files: TaskFile[] };
 
-export type Capability = 'dialog' | 'upload' | 'drag' | 'native input' | 'shadow DOM';
+export type Capability =
+  | 'dialog'
+  | 'upload'
+  | 'drag'
+  | 'native input'
+  | 'shadow DOM'
+  /** An element only script makes clickable: no interactive role, its listeners on a container. */
+  | 'clickable by script'
+  /** What a hover reveals, a moment after the pointer arrives. */
+  | 'hover'
+  /** An editor that takes its text through an EditContext. */
+  | 'EditContext';
 
 export interface Task {
   id: string;

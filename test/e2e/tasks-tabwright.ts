@@ -11,7 +11,8 @@ import { base64Of, type Adapter, type Step, type ToolCall } from './tasks-plan';
 /**
  * How a plan step maps onto Tabwright's tools:
  * - find → `find { text: name }` (the lines that match, with refs and a little context)
- * - click → `click { ref, dialog? }`; the dialog answer goes with the action that opens it
+ * - click → `click { ref, dialog?, double? }`; the dialog answer goes with the action that opens it
+ * - hover → `hover { ref }`
  * - type → `type { ref, text, submit? }`
  * - select_option → `select_option { ref, label }`
  * - press_key → `press_key { ref, key }` (focuses the element first)
@@ -21,7 +22,14 @@ import { base64Of, type Adapter, type Step, type ToolCall } from './tasks-plan';
 export function tabwrightCalls(step: Step, on: string, to?: string): ToolCall[] {
   switch (step.do) {
     case 'click':
-      return [{ tool: 'click', args: { ref: on, ...(step.dialog ? { dialog: step.dialog } : {}) } }];
+      return [
+        {
+          tool: 'click',
+          args: { ref: on, ...(step.dialog ? { dialog: step.dialog } : {}), ...(step.double ? { double: true } : {}) },
+        },
+      ];
+    case 'hover':
+      return [{ tool: 'hover', args: { ref: on } }];
     case 'type':
       return [{ tool: 'type', args: { ref: on, text: step.text, ...(step.submit ? { submit: true } : {}) } }];
     case 'select_option':

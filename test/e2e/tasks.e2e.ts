@@ -24,7 +24,15 @@ describe('task suite', () => {
     const libraries = new Set(TASKS.map((task) => task.library).filter((library) => library !== 'native'));
     expect(libraries.size).toBeGreaterThanOrEqual(8);
     expect(new Set(TASKS.map((task) => task.id)).size).toBe(TASKS.length);
-    const capabilities: Capability[] = ['dialog', 'upload', 'drag', 'native input', 'shadow DOM'];
+    const capabilities: Capability[] = [
+      'dialog',
+      'upload',
+      'drag',
+      'native input',
+      'shadow DOM',
+      'clickable by script',
+      'hover',
+    ];
     for (const capability of capabilities) {
       const on = new Set(TASKS.filter((task) => task.needs.includes(capability)).map((task) => task.library));
       expect(on.size, capability).toBeGreaterThanOrEqual(2);

@@ -6,8 +6,12 @@
  * has been done to the page.
  */
 import { isAgentOutline } from '../outline';
+import { composedContains, composedParent, firstBox } from './composed-tree';
 import { describeElement } from './describe';
+import { ownWidgetCover } from './own-widget';
 import { nextFrame, sleep, throwIfCancelled } from './timing';
+
+export { composedContains, composedParent };
 
 export type ActionCheck = 'attached' | 'visible' | 'enabled' | 'editable' | 'stable' | 'receives-events';
 
@@ -24,6 +28,11 @@ export interface ActionPoint {
   y: number;
   /** The innermost element at the point (the target or something inside it): events go there. */
   hit: Element;
+  /**
+   * What is on top of the target there, when it belongs to the target's own widget (a select's
+   * overlay over its input): `hit` is inside it, and the action says so.
+   */
+  cover?: Element;
 }
 
 export const ACTIONABILITY_TIMEOUT_MS = 2_000;
@@ -36,18 +45,6 @@ export class NotActionable extends Error {
   ) {
     super(detail);
   }
-}
-
-/** Parent in the flat tree: through shadow roots to their hosts and from slotted nodes to slots. */
-export function composedParent(node: Node): Node | null {
-  if (node instanceof Element && node.assignedSlot) return node.assignedSlot;
-  if (node.parentNode instanceof ShadowRoot) return node.parentNode.host;
-  return node.parentNode;
-}
-
-export function composedContains(ancestor: Node, node: Node | null): boolean {
-  for (let current = node; current; current = composedParent(current)) if (current === ancestor) return true;
-  return false;
 }
 
 /**
@@ -119,12 +116,6 @@ function isReadOnly(element: Element): boolean {
   if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) return element.readOnly;
   if (element instanceof HTMLElement && element.isContentEditable) return false;
   return element.getAttribute('aria-readonly') === 'true';
-}
-
-/** The first visible box of the element: a link that wraps lines is clicked on its first line. */
-function firstBox(element: Element): DOMRect | undefined {
-  for (const rect of element.getClientRects()) if (rect.width > 0 && rect.height > 0) return rect;
-  return undefined;
 }
 
 function isVisible(element: Element): boolean {
@@ -233,6 +224,9 @@ async function attempt(element: Element, options: ActionabilityOptions, signal: 
   const settled = options.hitTest ? await stableBox(element, box, signal) : box;
   const { x, y } = centreInView(settled, view);
   const hit = deepElementFromPoint(element.ownerDocument, x, y);
+  if (options.hitTest && hit && !reaches(element, hit) && ownWidgetCover(element, hit)) {
+    return { x, y, hit, cover: coverOf(hit) };
+  }
   if (options.hitTest) {
     if (!hit || !reaches(element, hit)) {
       const cover = hit ? describeElement(coverOf(hit)) : 'nothing (it is outside the visible area)';

@@ -5,6 +5,13 @@
  * document without focus), the value is set through the native setter and the events are sent by
  * hand, so frameworks that track the value (React) still notice.
  */
+import {
+  deleteThroughContext,
+  editContextOf,
+  insertThroughContext,
+  newlineThroughContext,
+  selectAllInContext,
+} from './edit-context';
 import { setNativeValue } from './fields';
 
 export type TextControl = HTMLInputElement | HTMLTextAreaElement;
@@ -49,6 +56,8 @@ function isFocused(element: Element): boolean {
 
 /** Inserts text at the caret (replacing the selection), as typing does. */
 export function insertText(element: Element, text: string): void {
+  const context = editContextOf(element);
+  if (context) return insertThroughContext(element, context, text);
   const document = element.ownerDocument;
   if (isFocused(element) && execute(document, 'insertText', text)) return;
   if (!isTextControl(element)) {
@@ -80,6 +89,8 @@ export function insertText(element: Element, text: string): void {
 
 /** Deletes the selection, or one character before (or after) the caret. */
 export function deleteText(element: Element, forward = false): void {
+  const context = editContextOf(element);
+  if (context) return deleteThroughContext(element, context, forward);
   const document = element.ownerDocument;
   if (isFocused(element) && execute(document, forward ? 'forwardDelete' : 'delete')) return;
   if (!isTextControl(element)) return;
@@ -100,6 +111,8 @@ export function deleteText(element: Element, forward = false): void {
 }
 
 export function selectAllIn(element: Element): void {
+  const context = editContextOf(element);
+  if (context) return selectAllInContext(context);
   if (isTextControl(element)) {
     element.select();
     return;
@@ -113,6 +126,8 @@ export function selectAllIn(element: Element): void {
 }
 
 export function caretToEnd(element: Element): void {
+  // An EditContext editor keeps its own caret (where the person's click put it); text goes there.
+  if (editContextOf(element)) return;
   if (isTextControl(element)) {
     try {
       element.setSelectionRange(element.value.length, element.value.length);
@@ -132,7 +147,12 @@ export function caretToEnd(element: Element): void {
 
 /** Empties a field the way select-all and Delete would. */
 export function clearField(element: Element): void {
-  const empty = isTextControl(element) ? element.value === '' : (element.textContent ?? '') === '';
+  const context = editContextOf(element);
+  const empty = isTextControl(element)
+    ? element.value === ''
+    : context
+      ? context.text === ''
+      : (element.textContent ?? '') === '';
   if (empty) return;
   selectAllIn(element);
   deleteText(element);
@@ -149,6 +169,7 @@ export function fireChange(element: Element): void {
 
 /** A new line where the caret is: a line break in a textarea, a paragraph in rich text. */
 export function insertNewline(element: Element): void {
+  if (editContextOf(element)) return newlineThroughContext(element);
   const document = element.ownerDocument;
   if (element instanceof HTMLTextAreaElement) return insertText(element, '\n');
   if (isFocused(element) && execute(document, 'insertParagraph')) return;

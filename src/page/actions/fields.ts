@@ -1,5 +1,10 @@
 /** What kind of form field an element is, which decides how a value reaches it. */
 
+/** An editor that takes text through an EditContext (see edit-context.ts). */
+function hasEditContext(element: Element): boolean {
+  return !!(element as { editContext?: unknown }).editContext;
+}
+
 /** Inputs that take typed text, key by key. */
 const TEXT_TYPES = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number']);
 /** Inputs whose value is set whole (a picker, not a keyboard, fills them in a real browser). */
@@ -19,7 +24,7 @@ export function fieldKind(element: Element): FieldKind {
     if (['submit', 'reset', 'button', 'image'].includes(type)) return 'button';
     return 'other';
   }
-  if (element instanceof HTMLElement && element.isContentEditable) return 'editable';
+  if (element instanceof HTMLElement && (element.isContentEditable || hasEditContext(element))) return 'editable';
   return 'other';
 }
 
@@ -33,7 +38,11 @@ export function fieldFor(element: Element): Element {
   const inner = element.querySelectorAll(
     'input:not([type=hidden]), textarea, select, [contenteditable=""], [contenteditable="true"]',
   );
-  return inner.length === 1 ? inner[0]! : element;
+  if (inner.length === 1) return inner[0]!;
+  // An EditContext editor's element carries no attribute that says so: look for it by its property.
+  if (!inner.length)
+    for (const candidate of element.querySelectorAll('*')) if (hasEditContext(candidate)) return candidate;
+  return element;
 }
 
 /** The native value setter, so frameworks that track `value` (React) see a real change. */

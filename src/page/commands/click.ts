@@ -31,6 +31,8 @@ export function runClick(command: z.output<typeof ClickCommand>, env: PageEnv) {
     const target = label ? pressTargetInLabel(label, element, point.hit) : point.hit;
     clickAt(target, point.x, point.y, command.button, command.double);
     const verb = command.double ? 'Double-clicked' : VERBS[command.button];
+    if (point.cover)
+      return `${verb} ${described} where ${describeElement(point.cover)}, part of the same control, is on top of it`;
     return label ? `${verb} ${described} (through its label)` : `${verb} ${described}`;
   });
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { PageError, type PageEnv } from '../env';
 import { describeElement } from '../actions/describe';
+import { shownEditor } from '../actions/edit-context';
 import { pressKey } from '../actions/key-press';
 import { describeKeyPress, KeyNameError, parseKeyCombo, type KeyPress } from '../actions/keyboard';
 import { actionable, runAction } from '../actions/run-action';
@@ -23,7 +24,7 @@ export function runPressKey(command: z.output<typeof PressKeyCommand>, env: Page
     let target: Element;
     if (command.target) {
       target = env.resolveTarget(command.target);
-      await actionable(target, 'press a key on', {}, signal);
+      await actionable(shownEditor(target), 'press a key on', {}, signal);
       if (target instanceof HTMLElement && env.document.activeElement !== target) target.focus({ preventScroll: true });
     } else {
       target = env.document.activeElement ?? env.document.body ?? env.document.documentElement;

@@ -20,8 +20,10 @@ export async function runSnapshot(command: z.output<typeof SnapshotCommand>, env
     if (command.childFrames?.length) await env.frames.awaitFrames(nonce, command.childFrames, HANDSHAKE_WAIT_MS);
   }
   const root = env.queryRoot(frameId === 0 ? command.selector : undefined);
+  const ownListeners = env.ownListeners();
   const { lines, frames, frameElements } = walkSnapshot(root, {
     refs,
+    ...(ownListeners ? { ownListeners } : {}),
     frameInside: nonce ? (element) => env.frames.frameIn(element, nonce) : undefined,
     ...(command.targets?.length ? { targets: command.targets } : {}),
   });

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { PageEnv } from '../env';
 import { describeElement, quoteText } from '../actions/describe';
+import { shownEditor } from '../actions/edit-context';
 import { fieldFor } from '../actions/fields';
 import { isSecretField } from '../secret-field';
 import { actionable, runAction } from '../actions/run-action';
@@ -12,7 +13,7 @@ export function runType(command: z.output<typeof TypeCommand>, env: PageEnv) {
   return runAction(env, command, async (signal) => {
     const field = fieldFor(env.resolveTarget(command.target));
     checkTypable(field, command.text);
-    await actionable(field, 'type into', { enabled: true, editable: true }, signal);
+    await actionable(shownEditor(field), 'type into', { enabled: true, editable: true }, signal);
     const secret = isSecretField(field);
     const described = describeElement(field);
     const typed = await typeText(field, command.text, { clear: command.clear, submit: command.submit, signal });

@@ -1,0 +1,109 @@
+// @vitest-environment jsdom
+/**
+ * Which elements without an interactive role still get a ref: composite-widget items, a cursor of
+ * their own, inline handlers, named focusable wrappers and elements with listeners of their own —
+ * and which never do: a container whose items are what is acted on, body, a delegating root.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import { RefRegistry } from './refs';
+import { walkSnapshot } from './snapshot';
+
+const LISTENED = 'data-listens';
+
+function snap(html: string, listened = false): string[] {
+  document.body.innerHTML = html;
+  // The main-world record, stood in for by an attribute in the test's own markup.
+  const ownListeners = listened ? (element: Element) => element.hasAttribute(LISTENED) : undefined;
+  return walkSnapshot(document.body, {
+    refs: new RefRegistry(''),
+    pseudoElements: false,
+    ...(ownListeners ? { ownListeners } : {}),
+  }).lines;
+}
+
+describe('refs for everything a person can act on', () => {
+  beforeEach(() => document.body.replaceChildren());
+
+  it("gives a grid's cells refs at any tabindex, and its rows none when their cells have them", () => {
+    expect(
+      snap(`<div role="grid" aria-label="Orders"><div role="row">
+        <div role="gridcell" tabindex="-1">PO-1003</div><div role="gridcell" tabindex="-1">1760</div>
+      </div></div>`),
+    ).toEqual(['- grid "Orders"', '  - row', '    - gridcell "PO-1003" [ref=e1]', '    - gridcell "1760" [ref=e2]']);
+  });
+
+  it('gives a cell holding a control no ref: the control takes its place, as before', () => {
+    expect(
+      snap(`<div role="grid"><div role="row"><div role="gridcell"><button>Edit</button></div></div></div>`),
+    ).toEqual(['- grid', '  - row', '    - button "Edit" [ref=e1]']);
+  });
+
+  it('gives a ref to an element whose cursor says it can be clicked or dragged, once per cursor', () => {
+    expect(
+      snap(`<ul>
+        <li role="listitem" tabindex="-2" style="cursor: pointer"><span>Reports</span></li>
+        <li style="cursor: move">Fix loading dock door</li>
+        <li style="cursor: grab"><span style="cursor: grab">Order pallets</span></li>
+        <li>Plain</li>
+      </ul>`),
+    ).toEqual([
+      '- list',
+      '  - listitem "Reports" [ref=e1]',
+      '  - listitem "Fix loading dock door" [ref=e2]',
+      '  - listitem "Order pallets" [ref=e3]',
+      '  - listitem "Plain"',
+    ]);
+  });
+
+  it('gives a ref to an element with an inline handler (a datepicker arrow without href)', () => {
+    expect(snap(`<div><a title="Next" onclick="void 0">Next</a> <a>Plain anchor</a></div>`)).toEqual([
+      '- generic "Next" [ref=e1] [clickable]',
+      '- "Plain anchor"',
+    ]);
+  });
+
+  it('keeps a named wrapper in the tab order on its own line, named, around its control', () => {
+    expect(
+      snap(`<ul><li title="Previous Page" tabindex="0"><button aria-label="left">‹</button></li>
+        <li title="Next Page" tabindex="0"><button aria-label="right">›</button></li></ul>`),
+    ).toEqual([
+      '- list',
+      '  - listitem "Previous Page" [ref=e2]',
+      '    - button "left" [ref=e1]',
+      '  - listitem "Next Page" [ref=e4]',
+      '    - button "right" [ref=e3]',
+    ]);
+  });
+
+  it('leaves an unnamed element in the tab order (a scrolling code block) as it was', () => {
+    expect(snap(`<pre tabindex="0">const a = 1;</pre>`)).toEqual(['- "const a = 1;"']);
+  });
+
+  it('gives a ref to an element with listeners of its own', () => {
+    expect(
+      snap(`<div ${LISTENED}>Fix loading dock door</div><span ${LISTENED} role="listitem">Alpha</span>`, true),
+    ).toEqual(['- generic "Fix loading dock door" [ref=e1] [clickable]', '- listitem "Alpha" [ref=e2]']);
+  });
+
+  it('gives none to an empty, unnamed box with listeners (a resize handle)', () => {
+    expect(
+      snap(`<div role="row"><div ${LISTENED}></div><div ${LISTENED} aria-label="Resize"></div></div>`, true),
+    ).toEqual(['- row', '  - generic "Resize" [ref=e1] [clickable]']);
+  });
+
+  it('gives none to body, nor to a container that listens for its items (event delegation)', () => {
+    document.body.setAttribute(LISTENED, '');
+    const lines = snap(
+      `<div id="root" ${LISTENED}><div class="grid" ${LISTENED}>
+        <div role="gridcell">PO-1003</div><div role="gridcell">PO-1004</div>
+      </div><p>Total 2</p></div>`,
+      true,
+    );
+    document.body.removeAttribute(LISTENED);
+    expect(lines).toEqual(['- gridcell "PO-1003" [ref=e1]', '- gridcell "PO-1004" [ref=e2]', '- "Total 2"']);
+  });
+
+  it('knows nothing of listeners where the document has no record', () => {
+    expect(snap(`<div ${LISTENED}>Fix loading dock door</div>`)).toEqual(['- "Fix loading dock door"']);
+  });
+});
