@@ -24,6 +24,7 @@ import { runExtract } from './commands/extract';
 import { runFetch } from './commands/fetch';
 import { installedRelay, type DialogRelay } from './dialogs/relay';
 import { runPageState } from './commands/page-state';
+import { pageClock } from './clock';
 import { PageError, type PageEnv } from './env';
 import { FrameHandshake } from './frame-handshake';
 import { PageCommand, type ElementTarget, type PageEnvelope } from './protocol';
@@ -131,6 +132,11 @@ export class PageAgent implements PageEnv {
     }
     if (!element) throw new PageError(`No element matches the selector ${target.selector}.`, 'no-match');
     return element;
+  }
+
+  /** A tick of Tabwright's clock, sent by the panel while a command runs here (see `clock.ts`). */
+  tick(): void {
+    pageClock.tick();
   }
 
   /** Synchronous commands answer at once; asynchronous ones return a promise executeScript awaits. */

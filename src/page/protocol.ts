@@ -79,7 +79,7 @@ export const FrameRectsCommand = z.object({
 
 /** How long the page waits after an action for its effect to show (see page/actions/settle.ts). */
 export const SettleSpec = z.object({
-  quietFrames: z.number().int().nonnegative().max(60).optional(),
+  quietBeats: z.number().int().nonnegative().max(60).optional(),
   quietMs: z.number().int().nonnegative().optional(),
   idleMs: z.number().int().nonnegative().optional(),
   capMs: z.number().int().positive().max(30_000).optional(),
