@@ -24,6 +24,8 @@ import { runExtract } from './commands/extract';
 import { runFetch } from './commands/fetch';
 import { installedRelay, type DialogRelay } from './dialogs/relay';
 import { runPageState } from './commands/page-state';
+import { runPersonIdle } from './commands/person-idle';
+import { PersonInput } from './person-input';
 import { pageClock } from './clock';
 import { PageError, type PageEnv } from './env';
 import { FrameHandshake } from './frame-handshake';
@@ -59,6 +61,7 @@ const handlers: Handlers = {
   extract: runExtract,
   pageState: runPageState,
   fetch: runFetch,
+  personIdle: runPersonIdle,
 };
 
 /** Works in insecure contexts too (plain http), where `crypto.randomUUID` is missing. */
@@ -79,9 +82,11 @@ export class PageAgent implements PageEnv {
   readonly documentId = randomId();
   readonly waits = new Map<string, AbortController>();
   readonly frames: FrameHandshake;
+  readonly person: PersonInput;
 
   constructor(readonly document: Document) {
     this.frames = new FrameHandshake(document.defaultView ?? window);
+    this.person = new PersonInput(document.defaultView ?? window);
     watchPasswordToggles(document);
   }
 

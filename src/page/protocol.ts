@@ -231,6 +231,9 @@ export const ExtractCommand = z.object({
 });
 
 /** Whether the document shows the connector's sign-in form. */
+/** How long ago the person last typed, clicked or scrolled in the document. */
+export const PersonIdleCommand = z.object({ op: z.literal('personIdle') });
+
 export const PageStateCommand = z.object({ op: z.literal('pageState'), signedOutSelector: z.string().optional() });
 
 /** A request the page itself could make: same origin, the page's own cookies. */
@@ -270,6 +273,7 @@ export const PageCommand = z.discriminatedUnion('op', [
   ExtractCommand,
   PageStateCommand,
   FetchCommand,
+  PersonIdleCommand,
 ]);
 export type PageCommand = z.input<typeof PageCommand>;
 
@@ -389,6 +393,7 @@ const replies = {
   extract: ExtractReply,
   pageState: z.object({ signedOut: z.boolean() }),
   fetch: FetchReply,
+  personIdle: z.object({ idleMs: z.number().nonnegative().nullable() }),
 } as const;
 type Replies = typeof replies;
 

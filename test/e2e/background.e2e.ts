@@ -5,12 +5,43 @@
  * while the person types in a third; no agent's call activates a tab or moves the window's focus,
  * while a call that asks for it (`new_tab` with `active: true`) does.
  */
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackgroundRig, textOf, type BackgroundRig } from './background-rig';
 import { backgroundAdapter, type Controls } from './background-tasks';
 import { taskPageRoutes } from './tasks-pages';
 import { runTask, type TaskRun } from './tasks-plan';
 import { TASKS } from './tasks-suite';
+
+/**
+ * The outline's label in `page`, read in Tabwright's own isolated world, the only place its closed
+ * shadow root can be opened from.
+ */
+async function outlineReader(page: Page, extensionName: string) {
+  const cdp = await page.context().newCDPSession(page);
+  const contexts: Array<{ id: number; name: string; auxData?: { type?: string } }> = [];
+  cdp.on('Runtime.executionContextCreated', ({ context }) => contexts.push(context));
+  await cdp.send('Runtime.enable');
+  return {
+    async text(): Promise<string | null> {
+      // Chrome names an extension's isolated world after the extension.
+      const world = contexts.findLast(
+        (context) => context.auxData?.type === 'isolated' && context.name === extensionName,
+      );
+      if (!world) return null;
+      const { result } = await cdp.send('Runtime.evaluate', {
+        contextId: world.id,
+        returnByValue: true,
+        expression: `(() => {
+          const host = document.querySelector('tabwright-outline');
+          return host ? chrome.dom.openOrClosedShadowRoot(host).textContent : null;
+        })()`,
+      });
+      return (result.value as string | null) ?? null;
+    },
+    close: () => cdp.detach(),
+  };
+}
 
 const task = (id: string) => TASKS.find((candidate) => candidate.id === id)!;
 
@@ -87,6 +118,43 @@ describe('agents in background tabs', () => {
     const tabId = (opened.structuredContent as { tabId: number }).tabId;
     await expect.poll(seen).toContain(`activated ${tabId}`);
     expect(await rig.person.evaluate(() => document.visibilityState)).toBe('hidden');
+    await rig.person.bringToFront();
+  });
+
+  it('makes an agent’s write wait while the person types in its tab, and go on once they stop; reads go on', async () => {
+    const [alpha] = rig.agents;
+    const url = rig.fixtures.url('/actions/form.html?shared');
+    const opened = await alpha!.call('new_tab', { url });
+    expect(opened.isError, textOf(opened)).toBeFalsy();
+    const page = rig.launched.context.pages().find((candidate) => candidate.url() === url)!;
+    const found = textOf(await alpha!.call('find', { text: 'Text' }));
+    const ref = /textbox "Text" \[ref=(\w+)\]/.exec(found)![1];
+    // The person comes to the tab and types in it for a while.
+    await page.bringToFront();
+    const email = page.getByRole('textbox', { name: 'Email' });
+    await email.click();
+    const typing = email.pressSequentially('person@example.test', { delay: 150 }).then(() => performance.now());
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    const started = performance.now();
+    const typed = alpha!.call('type', { ref, text: 'written by the agent' });
+    // A read goes on meanwhile.
+    const read = await alpha!.call('snapshot');
+    expect(read.isError, textOf(read)).toBeFalsy();
+    const readMs = performance.now() - started;
+    // The outline names the agent as waiting for the person.
+    const outline = await outlineReader(page, 'Tabwright');
+    await expect.poll(outline.text, { timeout: 10_000 }).toBe('Alpha is waiting for you to finish here');
+    const personStopped = await typing;
+    const result = await typed;
+    const ended = performance.now();
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(readMs).toBeLessThan(personStopped - started);
+    // The write waited for the person to stop and then a second of quiet.
+    expect(ended - personStopped).toBeGreaterThanOrEqual(900);
+    expect(await page.getByRole('textbox', { name: 'Text' }).inputValue()).toBe('written by the agent');
+    expect(await email.inputValue()).toBe('person@example.test');
+    await outline.close();
     await rig.person.bringToFront();
   });
 });
