@@ -327,17 +327,15 @@ export const tabIdOf = (result: CallToolResult) => (result.structuredContent as 
  * chain of 10 ms timers advances about once a second (Chrome's background alignment), not 100 times.
  */
 export async function backgroundControls(page: Page): Promise<{ visibility: string; focus: boolean; steps: number }> {
-  return page.evaluate(
-    () =>
-      new Promise<{ visibility: string; focus: boolean; steps: number }>((resolve) => {
-        let steps = 0;
-        const started = performance.now();
-        const step = () => {
-          steps++;
-          if (performance.now() - started < 2_000) setTimeout(step, 10);
-          else resolve({ visibility: document.visibilityState, focus: document.hasFocus(), steps });
-        };
-        setTimeout(step, 10);
-      }),
-  );
+  // A string, not a function: under tsx (the bench) a function's inner names would be rewritten.
+  return page.evaluate(`new Promise((resolve) => {
+    let steps = 0;
+    const started = performance.now();
+    const step = () => {
+      steps++;
+      if (performance.now() - started < 2000) setTimeout(step, 10);
+      else resolve({ visibility: document.visibilityState, focus: document.hasFocus(), steps });
+    };
+    setTimeout(step, 10);
+  })`);
 }

@@ -20,21 +20,25 @@ export function backgroundAdapter(
   rig: BackgroundRig,
   agent: BackgroundAgent,
   controls: (checked: Controls) => void,
+  /** Brings the agent's tab to the front before each task: the same work, in front, for comparison. */
+  front = false,
 ): Adapter & { tabId(): number | undefined; timings: Array<ActionTiming & { tool: string }> } {
   const timings: Array<ActionTiming & { tool: string }> = [];
   const dialogs = new WeakMap<Page, string[]>();
   let tabId: number | undefined;
+  let opened = 0;
   return {
-    label: `Tabwright (${agent.name}, background)`,
+    label: `Tabwright (${agent.name}, ${front ? 'in front' : 'background'})`,
     tabId: () => tabId,
     timings,
     async open(url) {
-      // Each agent's address is its own, so the test tells the two agents' tabs apart.
-      const own = `${url}${url.includes('?') ? '&' : '?'}agent=${agent.name}`;
-      const opened =
+      // Each agent's address, and each visit's, is its own: the test tells the two agents' tabs apart,
+      // and a page never comes back with what an earlier visit typed.
+      const own = `${url}${url.includes('?') ? '&' : '?'}agent=${agent.name}&visit=${++opened}`;
+      const answer =
         tabId === undefined ? await agent.call('new_tab', { url: own }) : await agent.call('navigate', { url: own });
-      if (opened.isError) throw new Error(`${agent.name} could not open ${own}: ${textOf(opened)}`);
-      tabId ??= (opened.structuredContent as { tabId: number }).tabId;
+      if (answer.isError) throw new Error(`${agent.name} could not open ${own}: ${textOf(answer)}`);
+      tabId ??= (answer.structuredContent as { tabId: number }).tabId;
       let page: Page | undefined;
       await waitFor(() => (page = rig.launched.context.pages().find((p) => p.url() === own)) !== undefined);
       const seen: string[] = [];
@@ -43,6 +47,7 @@ export function backgroundAdapter(
         seen.push(`${dialog.type()} "${dialog.message()}"`);
         void dialog.dismiss().catch(() => undefined);
       });
+      if (front) await page!.bringToFront();
       controls(await backgroundControls(page!));
       return page!;
     },
