@@ -47,6 +47,8 @@ interface Contender {
   look?(expected: RegExp): Promise<Sample>;
   /** The floor of the path: a call that does nothing in the page, and one that only reads the diff. */
   floors?: { tunnel(): Promise<Sample>; diff(): Promise<Sample> };
+  /** The same read-only action on one element, named by its ref and by its role and name. */
+  lookups?: { byRef(): Promise<Sample>; byTarget(): Promise<Sample> };
   close(): Promise<void>;
 }
 
@@ -78,6 +80,10 @@ async function tabwright(rig: ActionRig): Promise<Contender> {
       tunnel: () => timed(() => rig.call('tabs'), /Support desk/),
       // Text already on the page: one page command that returns at once, then the diff is read.
       diff: () => timed(() => rig.call('wait_for', { text: 'Support desk' }), /Support desk/),
+    },
+    lookups: {
+      byRef: () => timed(() => rig.call('hover', { ref: count }), /Count/),
+      byTarget: () => timed(() => rig.call('hover', { target: { role: 'button', name: 'Count' } }), /Count/),
     },
     close: async () => undefined,
   };
@@ -183,6 +189,7 @@ export const bench: Bench = {
     const contenders: Contender[] = [];
     const series: Series[] = [];
     const floors = { tunnel: [] as Sample[], diff: [] as Sample[] };
+    const lookups = { byRef: [] as Sample[], byTarget: [] as Sample[] };
     try {
       contenders.push(await tabwright(rig));
       contenders.push(await playwrightMcp(url, 'Playwright MCP (defaults)'));
@@ -201,9 +208,13 @@ export const bench: Bench = {
         const keep = n > WARMUP;
         const tunnel = await ours.floors!.tunnel();
         const diff = await ours.floors!.diff();
+        const byRef = await ours.lookups!.byRef();
+        const byTarget = await ours.lookups!.byTarget();
         if (keep) {
           floors.tunnel.push(tunnel);
           floors.diff.push(diff);
+          lookups.byRef.push(byRef);
+          lookups.byTarget.push(byTarget);
         }
         for (const action of ['click', 'type'] as const) {
           const expected = action === 'click' ? clicked(n) : greeted(n);
@@ -311,6 +322,8 @@ export const bench: Bench = {
           'Action = floor + page work + settle + other. Page work and settle are measured in the page and sent beside ' +
             'the answer (`_meta`, not in the text); other is what is left (the page command’s scripting round trip ' +
             'and a larger diff than the floor’s).',
+          'The two hover rows name one button by its ref and by `target: { role, name }`: the difference is what ' +
+            'looking an element up by role and name costs (one more page command, walking the page as a snapshot does).',
         ],
         columns: [
           'call',
@@ -336,6 +349,22 @@ export const bench: Bench = {
             '—',
           ],
           ['floor: wait_for shown text (diff)', fixed(floor), spread(ms(floors.diff)), '—', '—', '—', '—', '—', '—'],
+          ...(
+            [
+              ['hover, by ref', lookups.byRef],
+              ['hover, by target (role and name)', lookups.byTarget],
+            ] as const
+          ).map(([call, samples]) => [
+            call,
+            fixed(median(ms(samples))),
+            spread(ms(samples)),
+            fixed(floor),
+            '—',
+            '—',
+            '—',
+            '—',
+            '—',
+          ]),
           ...(['click', 'type'] as const).map((action) => {
             const p = parts(action);
             return [

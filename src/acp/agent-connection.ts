@@ -60,12 +60,31 @@ export interface AgentEvents {
   session(sessionId: string, how: SessionMethod, note: string | undefined, setup: SessionSetup): void;
   turnStarted(batch: Batch): void;
   update(update: SessionUpdate, batchId: string | undefined): void;
-  turnEnded(batchId: string, outcome: { stopReason: StopReason } | { error: string }): void;
+  /**
+   * The socket died during a turn that may still go on: it is sent again with its message id once
+   * a socket is back, and a resumed session's later updates continue the same reply.
+   */
+  turnInterrupted(batchId: string): void;
+  turnEnded(batchId: string, outcome: TurnOutcome): void;
   permission(prompt: PermissionPrompt): void;
   elicitation(prompt: ElicitationPrompt): void;
   notice(text: string): void;
   queueChanged(pending: readonly QueuedMessage[], inflight: Batch | undefined): void;
 }
+
+/**
+ * How a turn ended. `interrupted`: its socket died after the agent had started answering and the
+ * turn is not sent again on its own — the broker cannot drop a repeat (`dropped`) or the session
+ * is a new one (`new-session`), where a repeat would make the agent do the task twice.
+ */
+export type TurnOutcome = { stopReason: StopReason } | { error: string; interrupted?: 'dropped' | 'new-session' };
+
+const INTERRUPTED_TEXT = {
+  dropped:
+    'The connection dropped while the agent was answering; the reply may be incomplete. Retry sends the message again.',
+  'new-session':
+    'The connection dropped while the agent was answering and its session did not come back; the reply is incomplete and the message was not sent again. Retry sends it again.',
+} as const;
 
 export interface SessionMemory {
   get(): Promise<string | undefined>;
@@ -479,7 +498,7 @@ export class AgentConnection {
       } catch (error) {
         if (!(error instanceof RequestError)) throw error;
         how = 'session/new';
-        note = `Could not ${method === 'session/resume' ? 'resume' : 'load'} the previous session (${error.message}); started a new one.`;
+        note = `The broker no longer has the previous session (it may have restarted), so a new one was started: the agent does not remember this conversation. (${error.message})`;
         const created: NewSessionResponse = await agent.request('session/new', base, timeout());
         this.#sessionId = created.sessionId;
         setup = created;
@@ -490,6 +509,16 @@ export class AgentConnection {
       modes: setup.modes,
       configOptions: setup.configOptions,
     });
+    // A new session has not seen the turn the agent was answering: sending it again would start
+    // the task over, so it ends here and the person decides.
+    if (how === 'session/new' && this.outbox.inflight?.answered) this.#endInterrupted('new-session');
+  }
+
+  #endInterrupted(why: 'dropped' | 'new-session'): void {
+    const lost = this.outbox.complete();
+    if (!lost) return;
+    this.#queueChanged();
+    this.#options.events.turnEnded(lost.id, { error: INTERRUPTED_TEXT[why], interrupted: why });
   }
 
   #startLiveness(connection: ClientConnection): void {
@@ -574,9 +603,9 @@ export class AgentConnection {
         this.outbox.complete();
         this.#options.events.turnEnded(batch.id, { error: agentErrorText(error) });
       } else if (this.outbox.interrupted(this.#dropsRepeats) === 'lost-after-reply') {
-        this.#options.events.turnEnded(batch.id, {
-          error: 'The connection dropped while the agent was answering; the reply may be incomplete.',
-        });
+        this.#options.events.turnEnded(batch.id, { error: INTERRUPTED_TEXT.dropped, interrupted: 'dropped' });
+      } else {
+        this.#options.events.turnInterrupted(batch.id);
       }
     } finally {
       this.#turn = undefined;

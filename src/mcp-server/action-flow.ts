@@ -17,6 +17,7 @@ import type { PageToolContext, ToolContext } from './tool';
 import { REFUSED_REPLY } from './page-guard';
 import { DialogHeld, heldUnreadText } from './dialogs';
 import { TIMING_META, type ActionTiming } from '../contract/mcp';
+import { targetText, type TargetArg } from './target-args';
 
 /** Page actions this flow runs; `actionId` is filled in here. */
 type ActionCommand = Extract<
@@ -43,9 +44,15 @@ function documentGone(error: unknown, watch: NavigationWatch | undefined): boole
 }
 
 export interface ElementArgs {
-  ref?: string;
-  selector?: string;
+  ref?: string | undefined;
+  selector?: string | undefined;
+  /** Looked up before the tool runs: the server puts the ref it names in `ref`. */
+  target?: TargetArg | undefined;
 }
+
+/** Whether the arguments name an element at all (tools that also act on the focused element ask). */
+export const namesElement = (args: ElementArgs) =>
+  args.ref !== undefined || args.selector !== undefined || args.target !== undefined;
 
 /** The element target and the frame it lives in, or a message saying what to pass. */
 export function elementTarget(
@@ -58,18 +65,20 @@ export function elementTarget(
     return { target: { ref: args.ref.trim() }, frameId: parsed.frameId };
   }
   if (args.selector !== undefined) return { target: { selector: args.selector }, frameId: 0 };
-  return `Say which ${what}: pass \`ref\` (from the latest snapshot) or a CSS \`selector\`.`;
+  if (args.target !== undefined)
+    return `The ${what} named by \`target\` was not looked up in the page. Call find, then pass its \`ref\`.`;
+  return `Say which ${what}: pass \`ref\` (from the latest snapshot), \`target\` (role and name as the snapshot prints them) or a CSS \`selector\`.`;
 }
 
 /**
  * How an element is named when the page could not say (it navigated before answering): its line in
- * the last snapshot (`link "Second page" [ref=e3]`), or the selector.
+ * the last snapshot (`link "Second page" [ref=e3]`), what the agent named it by, or the selector.
  */
 export function targetLabel(ctx: PageToolContext, args: ElementArgs): string {
   if (args.ref !== undefined) {
     const marker = `[ref=${args.ref.trim()}]`;
     const line = ctx.snapshots.last(ctx.tab.id)?.lines.find((l) => l.includes(marker));
-    const head = line && labelOfLine(line);
+    const head = (line && labelOfLine(line)) || (args.target && targetText({ ...args.target, nth: undefined }));
     return head ? `${head} ${marker}` : marker;
   }
   return args.selector !== undefined ? `the element matching ${args.selector}` : 'the focused element';

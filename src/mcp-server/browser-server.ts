@@ -1,7 +1,7 @@
 /**
  * The browser tools, as a kind of the gated server: the registry of browser tools, the tab a call
- * acts in (the active tab of the panel's window), and a tool's handler run with a context made
- * from the call session.
+ * acts in (the active tab of the panel's window), how elements named by role and name are looked
+ * up, and a tool's handler run with a context made from the call session.
  */
 import { BROWSER_INSTRUCTIONS } from '../contract/browser-tools';
 import type { BrowserPort, TabInfo } from './browser-port';
@@ -10,6 +10,8 @@ import type { CallSession } from './call-session';
 import type { DialogHolds, DialogPort } from './dialogs';
 import { DownloadWatch, reportStartedDownloads, type DownloadPort } from './downloads';
 import type { SessionGrants } from './gates/call-gate';
+import type { TargetLookup } from './gates/resolve-targets';
+import type { TargetQuery } from '../page/target-match';
 import type { GateEnvironment } from './gates/types';
 import { GatedServer, type ToolKind } from './gated-server';
 import { ToolRegistry } from './registry';
@@ -107,6 +109,10 @@ class BrowserKind implements ToolKind<BrowserTool> {
     });
   }
 
+  followsFront(call: CallSession): boolean {
+    return this.#tabs(call).follows;
+  }
+
   findTab(_tool: BrowserTool, call: CallSession): Promise<TabInfo | { refusal: string }> {
     return this.#tabs(call).current();
   }
@@ -120,6 +126,12 @@ class BrowserKind implements ToolKind<BrowserTool> {
     const tabId = tool.namedTab?.(args);
     if (tabId === undefined || tabs.owns(tabId)) return undefined;
     return notSharedText(tabId, call.facts.caller.label, this.options.gates.actMode());
+  }
+
+  /** A walk of the tab like a snapshot's, through the call's page port, that does not become its latest. */
+  async readTargets(call: CallSession, queries: TargetQuery[], signal: AbortSignal): Promise<TargetLookup> {
+    if (!call.tab) throw new PageCommandError(FAILURE_TEXT.noTab, 'no-tab');
+    return this.options.snapshots.capture(call.page, call.tab, { targets: queries, signal });
   }
 
   #context(call: CallSession): ToolContext {

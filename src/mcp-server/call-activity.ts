@@ -10,6 +10,11 @@ export interface ActiveCall {
   /** `page` tools act in `tab`; `tabs` tools work on the tab set (and may leave another tab in front). */
   target: 'page' | 'tabs';
   tab: TabInfo | undefined;
+  /**
+   * The caller works in the tab in front ("Follow my current tab"), so the tabs it works in are
+   * shown as its own while it does; the tabs of a caller that owns tabs are shown by what it owns.
+   */
+  follows: boolean;
   windowId: number;
   signal: AbortSignal;
   /** The origin gate's decision for a URL, for a tab the call ends up in. */

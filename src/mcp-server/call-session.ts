@@ -10,6 +10,9 @@ import { CallDialogs, dialogAwarePage, type CallDialogsOptions } from './dialogs
 import { boundForAudit, redactArgs, scrubResult, secretValuesIn } from './gates/redact';
 import type { AuditOutcome, GateEnvironment, GateName } from './gates/types';
 import { PageGuard } from './page-guard';
+import { resolvedText, type ResolvedTarget } from './gates/resolve-targets';
+import { targetText } from './target-args';
+import { showInvisible } from '../shared/text/invisible';
 import { ResponseBuilder, errorResult, type CallToolResult } from './response';
 import type { ElementTargetArg, ToolSpec } from './tool-spec';
 import { failureText, ToolFailure } from './tool-failure';
@@ -39,6 +42,8 @@ export class CallSession {
   #page: PagePort | undefined;
   #shownArgs: Record<string, unknown>;
   #scrub: string[];
+  /** Elements the agent named by role and name, and the refs they were looked up as. */
+  #resolved: readonly ResolvedTarget[] = [];
   #ended = false;
 
   constructor(
@@ -109,9 +114,25 @@ export class CallSession {
     this.#guard?.forgetFrames();
   }
 
-  /** Which typed targets are secret fields: masked in the card, the audit entry and the result. */
+  /** The call acts on these refs where the agent named elements by role and name. */
+  resolvedTargets(resolved: readonly ResolvedTarget[]): void {
+    this.#resolved = resolved;
+  }
+
+  /** A ref or selector as the card shows it: a looked-up ref with what the agent asked for. */
+  shownTarget(key: string): string {
+    const found = this.#resolved.find((resolved) => resolved.ref === key);
+    return found ? resolvedText(found) : key;
+  }
+
+  /**
+   * Which typed targets are secret fields: masked in the card, the audit entry and the result. A
+   * ref looked up from a target masks what the agent's own arguments aim at that target too.
+   */
   secretTargets(targets: readonly ElementTargetArg[] | ReadonlySet<string>, args: Record<string, unknown>): void {
-    const keys = targets instanceof Set ? targets : keysOf(targets as readonly ElementTargetArg[]);
+    const given = targets instanceof Set ? targets : keysOf(targets as readonly ElementTargetArg[]);
+    const asked = this.#resolved.filter(({ ref }) => given.has(ref)).map(({ slot }) => targetText(slot.target));
+    const keys = asked.length ? new Set([...given, ...asked]) : given;
     this.#shownArgs = redactArgs(this.facts.rawArgs ?? {}, {
       targets: keys,
       values: this.env.secretValues(),
@@ -140,6 +161,7 @@ export class CallSession {
         ? { destination: place.destination }
         : {}),
       args: boundForAudit(this.#shownArgs),
+      ...(this.#resolved.length ? { targets: this.#resolved.map((found) => showInvisible(resolvedText(found))) } : {}),
       outcome,
       ...(detail ? { detail } : {}),
       durationMs: this.env.now() - this.started,

@@ -2,9 +2,10 @@
  * The one MCP server every kind of tool is served by — browser tools, connector tools, page-
  * declared tools — and the one path a call takes through it: the registry, then the gates in their
  * order (arguments, kill switch, exposure, act mode, target, origin, screenshots), the user's own
- * dialog, the page asked what the targets are, the confirmation and the gates again after it, then
- * the tool, one call at a time per tab. A kind says only which tools it has, which tab a call acts
- * in and how a call runs. The gates return verdicts; failures become error results in one place
+ * dialog, the elements named by role and name looked up as refs, the page asked what the targets
+ * are, the confirmation and the gates again after it, then the tool, one call at a time per tab. A
+ * kind says only which tools it has, which tab a call acts in, how a call runs and how elements are
+ * looked up. The gates return verdicts; failures become error results in one place
  * (`CallSession.fail`); every call is audited once.
  */
 import { unknownToolText } from '../contract/mcp';
@@ -17,6 +18,10 @@ import { CallSession } from './call-session';
 import { DialogHeld, dialogAnswerOf, heldMidCallText, heldText, type DialogHolds, type DialogPort } from './dialogs';
 import { auditUnknownTool, checkGates, REFUSALS, type SessionGrants } from './gates/call-gate';
 import { elementTargets, inspectTargets, targetKey } from './gates/inspect-targets';
+import { originOf } from './gates/origin';
+import { resolveTargets, type TargetLookup } from './gates/resolve-targets';
+import type { TargetQuery } from '../page/target-match';
+import { targetText } from './target-args';
 import type { ConfirmRequest, ConfirmTarget, GateEnvironment } from './gates/types';
 import type { CallMeta, ToolServer } from './mcp-core';
 import { describeArgumentErrors, type ToolListing, type ToolRegistry } from './registry';
@@ -44,10 +49,18 @@ export interface ToolKind<T extends ToolSpec> {
    * has none it may act in.
    */
   findTab(tool: T, call: CallSession): Promise<TabInfo | { refusal: string } | undefined>;
+  /** Whether the caller works in the tab in front rather than in tabs of its own (yes, unless the kind says). */
+  followsFront?(call: CallSession): boolean;
   /** Why the caller may not name the tab the arguments name (one that is not its own), if it may not. */
   refuseNamedTab?(tool: T, args: Record<string, unknown>, call: CallSession): Promise<string | undefined>;
   /** Runs a call the gates let through, writing its answer into `call.response`. */
   run(call: CallSession, tool: T, args: Record<string, unknown>): Promise<void>;
+  /**
+   * Looks up elements by role and name in the call's tab, through the call's page port: the lines
+   * of every frame the gates allow, in snapshot order, each line a query names carrying a ref.
+   * Needed by kinds whose tools resolve targets (`resolvesTargets`).
+   */
+  readTargets?(call: CallSession, queries: TargetQuery[], signal: AbortSignal): Promise<TargetLookup>;
 }
 
 export interface GatedServerOptions {
@@ -182,10 +195,14 @@ export class GatedServer<T extends ToolSpec> implements ToolServer {
     if (held) return held;
     if (signal.aborted) return session.cancelled();
 
+    const resolved = await this.#resolve(session, tool, args);
+    if ('result' in resolved) return resolved.result;
+    const callArgs = resolved.args;
+
     const grantee = session.facts.caller.id;
     const granted = () => !tool.alwaysConfirm && grants.has(grantee, server, tool.name, origin, destination);
     const asking = tool.effect === 'write' && !granted();
-    const described = await this.#inspect(session, tool, args, asking);
+    const described = await this.#inspect(session, tool, callArgs, asking);
     if (described === 'held') return (await this.#held(session, tool))!;
 
     if (asking) {
@@ -197,7 +214,9 @@ export class GatedServer<T extends ToolSpec> implements ToolServer {
         ...(destination !== undefined && destination !== origin ? { destination } : {}),
         args: session.shownArgs,
         ...(session.tab?.url ? { url: session.tab.url } : {}),
-        ...(described?.length ? { targets: described } : {}),
+        ...(described?.length
+          ? { targets: described.map((seen) => ({ ...seen, target: session.shownTarget(seen.target) })) }
+          : {}),
         ...(tool.alwaysConfirm ? { everyTime: true } : {}),
       };
       const answer = await gates.confirm(request, signal);
@@ -223,8 +242,47 @@ export class GatedServer<T extends ToolSpec> implements ToolServer {
       if (answer === 'site' && !tool.alwaysConfirm) grants.add(grantee, server, tool.name, origin, destination);
     }
 
-    await this.#run(session, tool, args);
+    await this.#run(session, tool, callArgs);
     return await session.done();
+  }
+
+  /**
+   * Looks up the elements the arguments name by role and name, once, before anything else is
+   * asked of the page: the call goes on with each one's ref beside it, or ends saying why not.
+   */
+  async #resolve(
+    session: CallSession,
+    tool: T,
+    args: Record<string, unknown>,
+  ): Promise<{ args: Record<string, unknown> } | { result: CallToolResult }> {
+    if (!tool.resolvesTargets || !session.tab || tool.scope !== 'page') return { args };
+    const read = (queries: TargetQuery[], signal: AbortSignal) => {
+      if (!this.kind.readTargets)
+        throw new ToolFailure('This server cannot look elements up by role and name; pass a ref.');
+      return this.kind.readTargets(session, queries, signal);
+    };
+    let resolution;
+    try {
+      resolution = await this.#unlessHeld(session, tool, (signal) =>
+        resolveTargets(args, (queries) => read(queries, signal)),
+      );
+    } catch (error) {
+      const held = await this.#held(session, tool);
+      if (held) return { result: held };
+      throw error;
+    }
+    if (resolution.ok) {
+      session.resolvedTargets(resolution.resolved);
+      return { args: resolution.args };
+    }
+    // Nothing was found to vouch that a field is not a password field: what was to be typed is masked.
+    const typed = resolution.slots.filter(
+      ({ holder }) => typeof holder.text === 'string' || typeof holder.value === 'string',
+    );
+    session.secretTargets(new Set(typed.map((slot) => targetText(slot.target))), args);
+    session.response.error(resolution.text);
+    if (resolution.candidates) session.response.pageText(originOf(resolution.url), resolution.candidates);
+    return { result: session.finish(session.response.build(), 'error', resolution.text) };
   }
 
   /** The user's own dialog holds the call's tab: the call ends before anything is asked of the page. */
@@ -302,6 +360,7 @@ export class GatedServer<T extends ToolSpec> implements ToolServer {
           write,
           target,
           tab,
+          follows: this.kind.followsFront?.(session) ?? true,
           windowId: this.options.windowId ?? -1,
           signal,
           checkDestination,

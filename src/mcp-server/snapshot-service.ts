@@ -8,6 +8,7 @@ import type { FrameInfo, PagePort, TabInfo } from './browser-port';
 import { stitchFrames, type FrameSnapshot } from './snapshot-frames';
 import type { z } from 'zod';
 import type { SnapshotReply } from '../page/protocol';
+import type { TargetQuery } from '../page/target-match';
 
 export { DEFAULT_MAX_CHARS, formatSnapshot } from './snapshot-format';
 
@@ -39,6 +40,11 @@ export interface Snapshot {
 export interface CaptureOptions {
   selector?: string;
   signal?: AbortSignal;
+  /**
+   * Elements looked up by role and name: every line they name carries a ref, even one a snapshot
+   * prints without, so the capture is a lookup, not the tab's latest snapshot.
+   */
+  targets?: readonly TargetQuery[];
 }
 
 type Reply = z.infer<typeof SnapshotReply>;
@@ -81,7 +87,7 @@ export class SnapshotService {
         documentId: top.documentId,
         ...(options.selector ? { selector: options.selector } : {}),
       };
-      if (!options.selector) this.#last.set(tab.id, snapshot);
+      if (!options.selector && !options.targets?.length) this.#last.set(tab.id, snapshot);
       return snapshot;
     });
   }
@@ -96,9 +102,17 @@ export class SnapshotService {
   async #walkFrames(page: PagePort, tabId: number, refBase: number, options: CaptureOptions) {
     const nonce = randomNonce();
     const signal = options.signal;
+    const targets = options.targets?.length ? { targets: [...options.targets] } : {};
     const topRun = page.run(
       tabId,
-      { op: 'snapshot', frameId: 0, refBase, nonce, ...(options.selector ? { selector: options.selector } : {}) },
+      {
+        op: 'snapshot',
+        frameId: 0,
+        refBase,
+        nonce,
+        ...(options.selector ? { selector: options.selector } : {}),
+        ...targets,
+      },
       { signal, frameId: 0 },
     );
     const childRuns = page
@@ -111,7 +125,14 @@ export class SnapshotService {
           page
             .run(
               tabId,
-              { op: 'snapshot', frameId: frame.frameId, refBase, nonce, childFrames: childrenOf(frame.frameId) },
+              {
+                op: 'snapshot',
+                frameId: frame.frameId,
+                refBase,
+                nonce,
+                childFrames: childrenOf(frame.frameId),
+                ...targets,
+              },
               { signal, frameId: frame.frameId },
             )
             // A child frame that cannot answer (navigating, not scriptable) shows as unavailable.

@@ -48,6 +48,9 @@ describe('TabOwnership', () => {
     tabs.clear();
     expect(tabs.record()).toEqual({ owners: [], current: [], closed: [] });
     expect(changes.map((change) => change.kind)).toEqual(['given', 'given', 'taken', 'forgotten', 'given', 'cleared']);
+    // Whoever keeps something per tab (the tab groups) hears which tabs went back.
+    expect(changes[3]).toEqual({ kind: 'forgotten', caller: 'alpha/mcp:x', tabIds: [2] });
+    expect(changes[5]).toEqual({ kind: 'cleared', tabIds: [3] });
   });
 
   it('round-trips through its record, and reads nothing malformed', () => {

@@ -20,8 +20,9 @@ export type OwnershipRecord = z.infer<typeof Record>;
 
 export type OwnershipChange =
   | { kind: 'given' | 'opened' | 'switched' | 'taken' | 'closed'; tabId: number; caller: string }
-  | { kind: 'forgotten'; caller: string }
-  | { kind: 'cleared' };
+  /** `tabIds`: the tabs that went back to the person with it. */
+  | { kind: 'forgotten'; caller: string; tabIds: number[] }
+  | { kind: 'cleared'; tabIds: number[] };
 
 export class TabOwnership {
   readonly #owners = new Map<number, string>();
@@ -137,18 +138,20 @@ export class TabOwnership {
 
   /** The caller is gone (removed, or its client session ended): its tabs belong to nobody. */
   forget(caller: string): void {
-    for (const tabId of this.tabsOf(caller)) this.#owners.delete(tabId);
+    const tabIds = this.tabsOf(caller);
+    for (const tabId of tabIds) this.#owners.delete(tabId);
     this.#current.delete(caller);
     this.#closed.delete(caller);
-    this.#changed({ kind: 'forgotten', caller });
+    this.#changed({ kind: 'forgotten', caller, tabIds });
   }
 
   /** Every caller's tabs go back to the person ("Disconnect all"). */
   clear(): void {
+    const tabIds = [...this.#owners.keys()];
     this.#owners.clear();
     this.#current.clear();
     this.#closed.clear();
-    this.#changed({ kind: 'cleared' });
+    this.#changed({ kind: 'cleared', tabIds });
   }
 
   /** Callers that own at least one tab, or callers whose ids start with `prefix`. */

@@ -53,6 +53,12 @@ export interface ToolSpec<Input extends z.ZodObject = z.ZodObject> {
    * show their size in their place, never the contents.
    */
   readonly contentArgs?: readonly string[];
+  /**
+   * Its arguments may name elements by role and name (`target`, `toTarget`, and in a list's items):
+   * each is looked up in the page as the ref it names before the user is asked, and the tool gets
+   * that ref beside the target (target-args.ts).
+   */
+  readonly resolvesTargets?: boolean;
   /** The tab the arguments name by id (switch_tab, close_tab): it must be the caller's own. */
   namedTab?(args: z.output<Input>): number | undefined;
   /** Acts in the caller's current tab though it needs no web page there (navigate): the caller must have one. */

@@ -38,7 +38,7 @@ export interface ToolContext {
 }
 
 export interface PageToolContext extends ToolContext {
-  /** The tab the call acts on (the active tab of the panel's window), checked by the gates. */
+  /** The tab the call acts on (the caller's current tab, or the tab in front for one that follows it), checked by the gates. */
   readonly tab: TabInfo;
 }
 

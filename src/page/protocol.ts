@@ -3,6 +3,7 @@
  * that tampers with the agent's replies produces an error, not a surprise.
  */
 import { z } from 'zod';
+import { TargetQuery } from './target-match';
 
 export const ElementTarget = z.union([z.object({ ref: z.string().min(1) }), z.object({ selector: z.string().min(1) })]);
 export type ElementTarget = z.infer<typeof ElementTarget>;
@@ -19,6 +20,8 @@ export const SnapshotCommand = z.object({
   nonce: z.string().optional(),
   /** Child frames of this frame, whose introductions the agent waits for before walking. */
   childFrames: z.array(z.number().int().positive()).optional(),
+  /** Elements looked up by role and name: each line they name gets a ref, even one a snapshot prints without. */
+  targets: z.array(TargetQuery).max(100).optional(),
 });
 
 /**
@@ -48,6 +51,8 @@ export const WaitForCommand = z.object({
   waitId: z.string(),
   text: z.string().optional(),
   selector: z.string().optional(),
+  /** An element as a snapshot of this document would print it. */
+  target: TargetQuery.optional(),
   gone: z.boolean().default(false),
   /** Off: an element in the DOM counts even while hidden (connectors wait for markup, not for the screen). */
   visible: z.boolean().default(true),

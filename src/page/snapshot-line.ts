@@ -21,6 +21,9 @@ export interface LineParts {
   states?: string;
 }
 
+/** Longest name a line prints: a longer one is cut, ending in `…`. */
+export const NAME_MAX = 500;
+
 const INDENT_STEP = '  ';
 const INDENTS: string[] = [];
 export const indent = (depth: number): string => (INDENTS[depth] ??= INDENT_STEP.repeat(depth));
@@ -40,10 +43,11 @@ export const TEXT_ROLE = 'text';
 
 /**
  * A run of text: `- "…"`. An element line's role is a bare word, so the opening quote alone tells
- * text from element, and neutralised text cannot hold a quote.
+ * text from element, and neutralised text cannot hold a quote. A snapshot never prints a ref on a
+ * run of text; only a walk that looks up a target gives one to the run it names.
  */
-export function renderTextLine(depth: number, text: string): string {
-  return `${indent(depth)}- "${text}"`;
+export function renderTextLine(depth: number, text: string, ref?: string): string {
+  return ref ? `${indent(depth)}- "${text}" [ref=${ref}]` : `${indent(depth)}- "${text}"`;
 }
 
 const TEXT_LINE = /^\s*- "/;
@@ -52,9 +56,9 @@ export function isTextLine(line: string): boolean {
   return TEXT_LINE.test(line);
 }
 
-/** The text of a line renderTextLine made. */
+/** The text of a line renderTextLine made: neutralised text holds no quote, so it ends at the second. */
 export function textOfLine(line: string): string {
-  return line.slice(line.indexOf('"') + 1, -1);
+  return line.slice(line.indexOf('"') + 1, line.lastIndexOf('"'));
 }
 
 const REF = /\[ref=([^\]\s]+)\]/;
@@ -62,6 +66,7 @@ const REFS = /\s\[ref=[^\]]*\]/g;
 const ROLE = /^\s*- ([^\s"[]+)/;
 const HEAD = /^- [^\s"[]+(?: "[^"]*")?/;
 const LABEL = /^\s*- (.*?)\s*\[ref=/;
+const NAME = /^\s*- (?:[^\s"[]+ )?"([^"]*)"/;
 
 export function refOfLine(line: string): string | undefined {
   return REF.exec(line)?.[1];
@@ -75,6 +80,11 @@ export function withoutRefs(line: string): string {
 /** The ` [ref=…]` mark removed once, wherever it is. */
 export function withoutRef(text: string): string {
   return text.replace(REF, '');
+}
+
+/** The name an element line prints, or the text of a run of text; '' for a line without one. */
+export function nameOfLine(line: string): string {
+  return NAME.exec(line)?.[1] ?? '';
 }
 
 export function roleOfLine(line: string): string {

@@ -4,13 +4,14 @@
  * are emitted. Text that a container's children already show is not repeated in its name.
  */
 import { computeAccessibleName } from 'dom-accessibility-api';
-import { closedDetailsSummary, flatChildren } from './flat-tree';
+import { closedDetailsSummary, commonFlatAncestor, flatChildren } from './flat-tree';
 import { withLabelIndex } from './label-index';
 import { isAgentOutline } from './outline';
 import { clip, neutraliseText } from '../shared/text/line';
 import { isShadowRoot, shadowTreesCanAddText, styleSheetsCanAddText } from './pseudo-content';
 import type { RefRegistry } from './refs';
-import { outdented, renderLine, renderTextLine, textOfLine } from './snapshot-line';
+import { NAME_MAX, outdented, renderLine, renderTextLine, TEXT_ROLE, textOfLine } from './snapshot-line';
+import { anyTargetMatch, type TargetMatch, type TargetQuery } from './target-match';
 import { isSecretField, rememberPasswordField } from './secret-field';
 import {
   CONTENT_NAMED_ROLES,
@@ -49,9 +50,13 @@ export interface WalkOptions {
    * compute it at all.
    */
   pseudoElements?: boolean;
+  /**
+   * Elements looked up by role and name: every line one of these names gets a ref, printed or not
+   * by a snapshot (a region, a cell, a run of text), so it can be acted on like any other line.
+   */
+  targets?: readonly TargetQuery[];
 }
 
-const NAME_MAX = 500;
 /** Controls whose name HTML-AAM takes from their label (buttons take theirs from their value). */
 const LABEL_NAMED_TAGS = new Set(['select', 'textarea']);
 const LABEL_NAMED_INPUTS = new Set([
@@ -113,12 +118,18 @@ class SnapshotWalker {
   #unprinted = 0;
   #text = '';
   #textDepth = 0;
+  /** The first and last text node of the run being gathered, kept only while looking up targets. */
+  #runFirst: Node | undefined;
+  #runLast: Node | undefined;
+  readonly #wanted: TargetMatch | undefined;
 
   constructor(
     private readonly view: Window,
     private readonly options: WalkOptions,
     private readonly pseudoInDocument: boolean,
-  ) {}
+  ) {
+    this.#wanted = options.targets?.length ? anyTargetMatch(options.targets) : undefined;
+  }
 
   /** Shared with the name computation, so no element's style is read twice. */
   readonly #styleOf = (element: Element, pseudo?: string | null): CSSStyleDeclaration => {
@@ -148,17 +159,27 @@ class SnapshotWalker {
     return this.#shadowCanAddText(root);
   }
 
-  #appendText(text: string, depth: number): void {
+  #appendText(text: string, depth: number, node?: Node): void {
     if (this.#text && depth !== this.#textDepth) this.flushText();
     this.#text += text;
     this.#textDepth = depth;
+    if (node && this.#wanted) {
+      this.#runFirst ??= node;
+      this.#runLast = node;
+    }
   }
 
   flushText(): void {
     if (!this.#text) return;
     const text = neutraliseText(this.#text);
+    const first = this.#runFirst;
+    const last = this.#runLast;
     this.#text = '';
-    if (text) this.lines.push(renderTextLine(this.#textDepth, text));
+    this.#runFirst = this.#runLast = undefined;
+    if (!text) return;
+    // A run of text a target names is acted on through the element that holds it.
+    const holder = first && last && this.#wanted?.(TEXT_ROLE, text) ? commonFlatAncestor(first, last) : undefined;
+    this.lines.push(renderTextLine(this.#textDepth, text, holder && this.options.refs.refFor(holder)));
   }
 
   #children(node: Element, depth: number, shown: boolean, pointer: boolean, quiet: boolean): void {
@@ -179,7 +200,7 @@ class SnapshotWalker {
 
   visit(node: Node, depth: number, shown: boolean, parentPointer: boolean, quiet: boolean): void {
     if (node.nodeType === 3) {
-      if (shown && !quiet) this.#appendText((node as Text).data, depth);
+      if (shown && !quiet) this.#appendText((node as Text).data, depth, node);
       return;
     }
     if (node.nodeType !== 1) return;
@@ -332,11 +353,13 @@ class SnapshotWalker {
       const text = element.textContent ?? '';
       if (text.trim()) value = clip(neutraliseText(text), 200);
     }
+    // A line a target names gets a ref even where a snapshot prints none.
+    const named = interactive || (this.#wanted?.(role, name) ?? false);
     this.lines[index] = renderLine({
       depth,
       role,
       name,
-      ...(interactive ? { ref: this.options.refs.refFor(element) } : {}),
+      ...(named ? { ref: this.options.refs.refFor(element) } : {}),
       draggable,
       clickable,
       ...(value !== undefined ? { value } : {}),

@@ -52,6 +52,7 @@ function call(overrides: Partial<ActiveCall> = {}): ActiveCall {
     write: true,
     target: 'page',
     tab: tab(1),
+    follows: true,
     windowId: 1,
     signal: new AbortController().signal,
     checkDestination: async (url) => (url.startsWith('https://app.example') ? undefined : 'Refused: not allowed'),
@@ -185,5 +186,15 @@ describe('CallPresence', () => {
       .activityFor(() => ada)
       .around(call({ tool: 'tabs', write: false, target: 'tabs', tab: undefined }), async () => {});
     expect(listing.log).toEqual([]);
+  });
+
+  it('groups nothing for an agent with tabs of its own: not the background tab it acts in, not the tab in front', async () => {
+    const { log, presence } = setUp({ front: tab(9) });
+    const activity = presence.activityFor(() => ada);
+    await activity.around(call({ follows: false, tab: tab(4) }), async () => {});
+    for (const tool of ['new_tab', 'navigate', 'switch_tab'])
+      await activity.around(call({ tool, follows: false, target: 'tabs', tab: undefined }), async () => {});
+    expect(log.filter((line) => line.startsWith('join'))).toEqual([]);
+    expect(log).toContain(`show 4 Ada is working here ${OUTLINE_COLOURS[colourFor('ada')]}`);
   });
 });

@@ -1,5 +1,7 @@
 /**
- * What the user sees while an agent's call works: the tab joins the agent's group, and while a
+ * What the user sees while an agent's call works: for an agent that follows the tab in front, the
+ * tab it works in joins its group (an agent with tabs of its own has its group follow what it
+ * owns instead, so a tab in the background is never mistaken for the one in front); and while a
  * write action runs the page shows an outline naming the agent, removed when the action ends
  * however it ends (done, failed, cancelled). Calls overlapping in one tab share the outline: it
  * goes when the last of them ends. Chrome is behind the ports.
@@ -22,7 +24,7 @@ export interface OutlinePort {
  */
 export const OUTLINE_LEASE_MS = 60_000;
 
-/** Tools that leave the agent working in whatever tab is in front afterwards. */
+/** Tools that leave an agent that follows the tab in front working in whatever tab is in front afterwards. */
 const BRINGS_A_TAB = new Set(['navigate', 'new_tab', 'switch_tab']);
 
 export interface PresenceOptions {
@@ -61,7 +63,7 @@ export class CallPresence {
 
   async #around(agent: AgentRef, call: ActiveCall, work: (shown: Promise<void>) => Promise<void>): Promise<void> {
     const tab = call.target === 'page' ? call.tab : undefined;
-    const joined = tab ? this.options.groups.join(agent, tab.id) : Promise.resolve();
+    const joined = tab && call.follows ? this.options.groups.join(agent, tab.id) : Promise.resolve();
     const outlined = tab && call.write && this.options.outlineOn() ? tab.id : undefined;
     // The work starts beside the outline (arming dialogs, say) and waits for it before acting.
     const shown = outlined !== undefined ? this.#begin(call.page, outlined, agent) : Promise.resolve();
@@ -72,7 +74,7 @@ export class CallPresence {
       if (outlined !== undefined) await this.#end(call.page, outlined, agent);
       await joined;
     }
-    if (!tab && call.write && BRINGS_A_TAB.has(call.tool)) await this.#joinFront(agent, call);
+    if (call.follows && !tab && call.write && BRINGS_A_TAB.has(call.tool)) await this.#joinFront(agent, call);
   }
 
   async #joinFront(agent: AgentRef, call: ActiveCall): Promise<void> {

@@ -1,61 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { colourFor, GROUP_COLOURS } from './colours';
-import { AgentTabGroups, NO_GROUP, type GroupMemory, type TabGroupPort, type TabPlace } from './tab-groups';
-
-/**
- * Chrome's tabs and groups in memory. Like Chrome, it reports a tab changing group as an event,
- * here straight to the bookkeeping (set with `follow`), while the call that moved it is still going.
- */
-function fakeChrome(tabs: Record<number, Partial<TabPlace>>) {
-  const places = new Map<number, TabPlace>(
-    Object.entries(tabs).map(([id, p]) => [Number(id), { windowId: 1, groupId: NO_GROUP, pinned: false, ...p }]),
-  );
-  const styles = new Map<number, { title: string; colour: string }>();
-  const calls: string[] = [];
-  let nextGroup = 100;
-  let book: AgentTabGroups | undefined;
-  const move = (tabId: number, groupId: number) => {
-    places.get(tabId)!.groupId = groupId;
-    book?.tabRegrouped(tabId, groupId);
-  };
-  const port: TabGroupPort = {
-    async place(tabId) {
-      const place = places.get(tabId);
-      return place && { ...place };
-    },
-    async group(tabId, groupId) {
-      calls.push(`group ${tabId} ${groupId ?? 'new'}`);
-      const id = groupId ?? nextGroup++;
-      move(tabId, id);
-      return id;
-    },
-    async style(groupId, title, colour) {
-      calls.push(`style ${groupId} ${title}`);
-      styles.set(groupId, { title, colour });
-    },
-    async tabsIn(groupId) {
-      return [...places].flatMap(([id, p]) => (p.groupId === groupId ? [id] : []));
-    },
-    async ungroup(tabIds) {
-      calls.push(`ungroup ${tabIds.join(',')}`);
-      for (const id of tabIds) move(id, NO_GROUP);
-    },
-  };
-  return {
-    port,
-    places,
-    styles,
-    calls,
-    follow(groups: AgentTabGroups) {
-      book = groups;
-    },
-    /** The user drags a tab out of its group (or into another). */
-    drag(tabId: number, groupId = NO_GROUP) {
-      move(tabId, groupId);
-    },
-    groupOf: (tabId: number) => places.get(tabId)?.groupId,
-  };
-}
+import {
+  AgentTabGroups,
+  NO_GROUP,
+  type GroupMemory,
+  type PersonMove,
+  type TabGroupPort,
+  type TabPlace,
+} from './tab-groups';
+import { fakeChrome } from './tab-groups-fixture';
 
 function memory(initial: number[] = []): GroupMemory & { saved: number[] } {
   const m = {
@@ -213,6 +166,91 @@ describe('AgentTabGroups', () => {
     refuse = false;
     await groups.join(ADA, 1);
     expect(chrome.groupOf(1)).not.toBe(NO_GROUP);
+  });
+});
+
+describe.each([
+  ['while the call that moved it runs', false],
+  ['after the call answered', true],
+])('AgentTabGroups with Chrome reporting moves %s', (_when, later) => {
+  function watched(tabs: Record<number, Partial<TabPlace>>) {
+    const chrome = fakeChrome(tabs, { later });
+    const groups = new AgentTabGroups(chrome.port, { enabled: () => true });
+    chrome.follow(groups);
+    const moves: PersonMove[] = [];
+    groups.onPersonMove((move) => moves.push(move));
+    return { chrome, groups, moves };
+  }
+
+  it('reports the user’s moves into and out of an agent’s group, and none of its own', async () => {
+    const { chrome, groups, moves } = watched({ 1: {}, 2: {}, 3: {} });
+    await groups.adopt(ADA, 1);
+    await groups.join(ADA, 3);
+    await groups.adopt(BOB, 3);
+    await chrome.settle();
+    expect(moves).toEqual([]);
+    chrome.drag(2, groups.groupOf(ADA.id)!);
+    await chrome.settle();
+    chrome.drag(1);
+    await chrome.settle();
+    chrome.drag(2, groups.groupOf(BOB.id)!);
+    await chrome.settle();
+    expect(moves).toEqual([
+      { tabId: 2, from: undefined, into: ADA.id, otherWindow: false },
+      { tabId: 1, from: ADA.id, into: undefined, otherWindow: false },
+      { tabId: 2, from: ADA.id, into: BOB.id, otherWindow: false },
+    ]);
+  });
+
+  it('takes an adopted tab out of another agent’s group, never out of the user’s own', async () => {
+    const { chrome, groups, moves } = watched({ 1: {}, 2: { groupId: 7 } });
+    await groups.adopt(ADA, 1);
+    await groups.adopt(BOB, 1);
+    await groups.adopt(BOB, 2);
+    await chrome.settle();
+    expect([chrome.groupOf(1), chrome.groupOf(2)]).toEqual([groups.groupOf(BOB.id), 7]);
+    expect(moves).toEqual([]);
+  });
+
+  it('puts back a tab the user dragged out when it is adopted again, but not when a follower works in it', async () => {
+    const { chrome, groups } = watched({ 1: {}, 2: {} });
+    await groups.adopt(ADA, 1);
+    await groups.adopt(ADA, 2);
+    chrome.drag(2);
+    await chrome.settle();
+    await groups.join(ADA, 2);
+    expect(chrome.groupOf(2)).toBe(NO_GROUP);
+    await groups.adopt(ADA, 2);
+    expect(chrome.groupOf(2)).toBe(groups.groupOf(ADA.id));
+  });
+
+  it('takes a tab that is no longer the agent’s out of its group, and leaves other groups alone', async () => {
+    const { chrome, groups, moves } = watched({ 1: {}, 2: {}, 3: { groupId: 7 } });
+    await groups.adopt(ADA, 1);
+    await groups.adopt(ADA, 2);
+    await groups.leave(1);
+    await groups.leave(3);
+    await chrome.settle();
+    expect([1, 2, 3].map(chrome.groupOf)).toEqual([NO_GROUP, groups.groupOf(ADA.id), 7]);
+    expect(moves).toEqual([]);
+  });
+
+  it('says when a tab left the group for another window', async () => {
+    const { chrome, groups, moves } = watched({ 1: {}, 2: {} });
+    await groups.adopt(ADA, 1);
+    await groups.adopt(ADA, 2);
+    chrome.toWindow(2, 9);
+    await chrome.settle();
+    expect(moves).toEqual([{ tabId: 2, from: ADA.id, into: undefined, otherWindow: true }]);
+  });
+
+  it('does not report the tabs it ungroups when an agent’s group goes', async () => {
+    const { chrome, groups, moves } = watched({ 1: {}, 2: {} });
+    await groups.adopt(ADA, 1);
+    await groups.adopt(ADA, 2);
+    await groups.dissolve(ADA.id);
+    await chrome.settle();
+    expect(moves).toEqual([]);
   });
 });
 

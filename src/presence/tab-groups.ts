@@ -1,13 +1,16 @@
 /**
- * The agents' tab groups: a tab an agent works in joins that agent's group (one per agent, named
- * after it, in its colour), and the group goes when the agent disconnects or the user turns groups
- * off. What the user does wins: a tab they take out of the group is not put back, and a tab they
- * keep in a group of their own, or pinned, is left where it is. Chrome is behind `TabGroupPort`.
+ * The agents' tab groups: one per agent, named after it, in its colour. An agent's group holds its
+ * own tabs (`adopt`, `leave`, driven by who owns which tab) and, for an agent that follows the tab
+ * in front, the tabs it works in (`join`); the group goes when the agent disconnects or the user
+ * turns groups off. What the user does wins: a tab they take out of the group is not put back by
+ * working in it, and a tab they keep in a group of their own, or pinned, is left where it is. Moves
+ * the user makes are reported (`onPersonMove`); Tabwright's own are recorded, so they never are.
+ * Chrome is behind `TabGroupPort`.
  */
 import { colourFor, type GroupColour } from './colours';
+import { GroupMoves, NEW_GROUP, NO_GROUP } from './group-moves';
 
-/** Chrome's "no group". */
-export const NO_GROUP = -1;
+export { NO_GROUP };
 
 export interface TabPlace {
   windowId: number;
@@ -36,9 +39,9 @@ interface AgentGroup {
   groupId: number | undefined;
   windowId: number | undefined;
   styled: string;
-  /** Tabs this panel put in the group. */
+  /** Tabs in the group: the ones this panel put there and the ones the user dragged in. */
   tabs: Set<number>;
-  /** Tabs the user took out: never put back. */
+  /** Tabs the user took out: working in them does not put them back. */
   released: Set<number>;
 }
 
@@ -47,8 +50,21 @@ export interface AgentRef {
   name: string;
 }
 
+/** A tab the user moved into or out of an agent's group. */
+export interface PersonMove {
+  tabId: number;
+  /** The agent whose group the tab left. */
+  from: string | undefined;
+  /** The agent whose group the tab joined. */
+  into: string | undefined;
+  /** The tab left for another window (its group cannot follow it there), not just the group. */
+  otherWindow: boolean;
+}
+
 export class AgentTabGroups {
   readonly #agents = new Map<string, AgentGroup>();
+  readonly #moves = new GroupMoves();
+  readonly #listeners = new Set<(move: PersonMove) => void>();
   /** One change at a time: overlapping calls would otherwise make two groups for one agent. */
   #queue: Promise<unknown> = Promise.resolve();
 
@@ -85,33 +101,92 @@ export class AgentTabGroups {
     return this.#agents.get(agentId)?.groupId;
   }
 
-  /** The agent works in this tab: it joins the agent's group unless the user said otherwise. */
+  /** Tells `listener` of each tab the user moves into or out of an agent's group. */
+  onPersonMove(listener: (move: PersonMove) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** An agent that follows the tab in front works in this tab: it joins the group unless the user said otherwise. */
   join(ref: AgentRef, tabId: number): Promise<void> {
     return this.#serial(async () => {
-      if (!this.options.enabled()) return;
-      const agent = this.#agent(ref.id);
-      if (agent.released.has(tabId)) return;
-      const place = await this.port.place(tabId);
-      if (!place || place.pinned) return;
-      if (agent.groupId !== undefined && place.groupId === agent.groupId) {
-        agent.tabs.add(tabId);
-      } else {
-        // Someone else's group (the user's, another agent's) keeps its tab.
-        if (place.groupId !== NO_GROUP) return;
-        // A group belongs to one window; a tab elsewhere would be dragged over to it.
-        if (agent.groupId !== undefined && agent.windowId !== place.windowId) return;
-        const created = agent.groupId === undefined;
-        agent.groupId = await this.port.group(tabId, agent.groupId);
-        agent.windowId = place.windowId;
-        agent.tabs.add(tabId);
-        if (created) await this.#remember();
-      }
-      const colour = colourFor(ref.id);
-      if (agent.styled !== `${ref.name}\n${colour}`) {
-        await this.port.style(agent.groupId, ref.name, colour);
-        agent.styled = `${ref.name}\n${colour}`;
-      }
+      if (!this.options.enabled() || this.#agent(ref.id).released.has(tabId)) return;
+      await this.#joinNow(ref, tabId, false);
     }).then(() => undefined);
+  }
+
+  /**
+   * The tab is the agent's own now: it joins the agent's group, leaving another agent's group for
+   * it. A drag out the user made before no longer counts: they have given it since.
+   */
+  adopt(ref: AgentRef, tabId: number): Promise<void> {
+    return this.#serial(async () => {
+      if (!this.options.enabled()) return;
+      this.#agent(ref.id).released.delete(tabId);
+      await this.#joinNow(ref, tabId, true);
+    }).then(() => undefined);
+  }
+
+  async #joinNow(ref: AgentRef, tabId: number, fromOtherAgent: boolean): Promise<void> {
+    const agent = this.#agent(ref.id);
+    const place = await this.port.place(tabId);
+    if (!place || place.pinned) return;
+    if (agent.groupId !== undefined && place.groupId === agent.groupId) {
+      agent.tabs.add(tabId);
+    } else {
+      const holder = place.groupId === NO_GROUP ? undefined : this.#find((other) => other.groupId === place.groupId);
+      // The user's own group keeps its tab, and so does another agent's unless this one owns the tab now.
+      if (place.groupId !== NO_GROUP && !(fromOtherAgent && holder)) return;
+      // A group belongs to one window; a tab elsewhere would be dragged over to it.
+      if (agent.groupId !== undefined && agent.windowId !== place.windowId) return;
+      const created = agent.groupId === undefined;
+      agent.groupId = await this.#group(tabId, agent.groupId);
+      agent.windowId = place.windowId;
+      agent.tabs.add(tabId);
+      holder?.[1].tabs.delete(tabId);
+      if (created) await this.#remember();
+    }
+    const colour = colourFor(ref.id);
+    if (agent.styled !== `${ref.name}\n${colour}`) {
+      await this.port.style(agent.groupId, ref.name, colour);
+      agent.styled = `${ref.name}\n${colour}`;
+    }
+  }
+
+  /** The tab is no longer an agent's: it leaves the agent's group (never a group of the user's). */
+  leave(tabId: number): Promise<void> {
+    return this.#serial(async () => {
+      const agent = this.#find((candidate) => candidate.tabs.has(tabId))?.[1];
+      if (!agent) return;
+      agent.tabs.delete(tabId);
+      const place = await this.port.place(tabId);
+      if (place && agent.groupId !== undefined && place.groupId === agent.groupId) await this.#ungroup([tabId]);
+    }).then(() => undefined);
+  }
+
+  #find(test: (agent: AgentGroup) => boolean): [string, AgentGroup] | undefined {
+    return [...this.#agents].find(([, agent]) => agent.groupId !== undefined && test(agent));
+  }
+
+  /** Moves a tab into a group (a new one when `groupId` is undefined), recording the move as Tabwright's. */
+  async #group(tabId: number, groupId: number | undefined): Promise<number> {
+    this.#moves.expect(tabId, groupId ?? NEW_GROUP);
+    try {
+      return await this.port.group(tabId, groupId);
+    } catch (error) {
+      this.#moves.drop(tabId);
+      throw error;
+    }
+  }
+
+  async #ungroup(tabIds: number[]): Promise<void> {
+    for (const tabId of tabIds) this.#moves.expect(tabId, NO_GROUP);
+    try {
+      await this.port.ungroup(tabIds);
+    } catch (error) {
+      for (const tabId of tabIds) this.#moves.drop(tabId);
+      throw error;
+    }
   }
 
   /** The agent disconnected: its group goes, its tabs stay open. What the user took out stays remembered. */
@@ -136,7 +211,7 @@ export class AgentTabGroups {
     agent.styled = '';
     agent.tabs.clear();
     const tabs = await this.port.tabsIn(groupId);
-    if (tabs.length) await this.port.ungroup(tabs);
+    if (tabs.length) await this.#ungroup(tabs);
     await this.#remember();
   }
 
@@ -148,7 +223,7 @@ export class AgentTabGroups {
   abandon(): void {
     const tabs = [...this.#agents.values()].flatMap((agent) => [...agent.tabs]);
     for (const agent of this.#agents.values()) agent.tabs.clear();
-    if (tabs.length) void this.port.ungroup(tabs).catch((error: unknown) => this.options.onError?.(error));
+    if (tabs.length) void this.#ungroup(tabs).catch((error: unknown) => this.options.onError?.(error));
   }
 
   /** A panel that was closed mid-work left groups behind: they go before any agent starts. */
@@ -157,7 +232,7 @@ export class AgentTabGroups {
       const left = (await this.options.memory?.load()) ?? [];
       for (const groupId of left) {
         const tabs = await this.port.tabsIn(groupId);
-        if (tabs.length) await this.port.ungroup(tabs);
+        if (tabs.length) await this.#ungroup(tabs);
       }
       await this.#remember();
     }).then(() => undefined);
@@ -168,19 +243,24 @@ export class AgentTabGroups {
     await this.options.memory?.save(ids);
   }
 
-  /** Chrome says a tab's group changed (the user dragged it, or Tabwright moved it). */
+  /** Chrome says a tab's group changed: Tabwright moved it, or the user did. */
   tabRegrouped(tabId: number, groupId: number): void {
-    for (const agent of this.#agents.values()) {
-      if (agent.groupId === undefined) continue;
-      if (agent.tabs.has(tabId) && groupId !== agent.groupId) {
-        agent.tabs.delete(tabId);
-        agent.released.add(tabId);
-      } else if (groupId === agent.groupId && agent.released.has(tabId)) {
-        // The user put it back themselves.
-        agent.released.delete(tabId);
-        agent.tabs.add(tabId);
-      }
-    }
+    const own = this.#moves.settle(tabId, groupId);
+    const from = this.#find((agent) => agent.groupId !== groupId && agent.tabs.has(tabId));
+    const into = groupId === NO_GROUP ? undefined : this.#find((agent) => agent.groupId === groupId);
+    from?.[1].tabs.delete(tabId);
+    into?.[1].tabs.add(tabId);
+    into?.[1].released.delete(tabId);
+    if (own || (!from && !into)) return;
+    from?.[1].released.add(tabId);
+    const fromWindow = from?.[1].windowId;
+    // Reported in turn with Tabwright's own changes; where the tab is now is asked only when it left a group.
+    void this.#serial(async () => {
+      const place = into || fromWindow === undefined ? undefined : await this.port.place(tabId);
+      const otherWindow = place !== undefined && place.windowId !== fromWindow;
+      const move: PersonMove = { tabId, from: from?.[0], into: into?.[0], otherWindow };
+      for (const listener of this.#listeners) listener(move);
+    });
   }
 
   tabClosed(tabId: number): void {

@@ -184,9 +184,17 @@ export class AgentHub {
           this.#changed();
         },
         update: (update) => this.#onUpdate(runtime, update),
+        turnInterrupted: () => {
+          this.options.chat.interruptTurn(profile.id);
+          this.#changed();
+        },
         turnEnded: (_batch, outcome) => {
           const reply = this.options.chat.replyText(profile.id);
-          this.options.chat.endTurn(profile.id, outcome);
+          const interrupted = 'error' in outcome ? outcome.interrupted : undefined;
+          this.options.chat.endTurn(
+            profile.id,
+            interrupted ? { error: t(interrupted === 'dropped' ? 'replyCutDropped' : 'replyCutNewSession') } : outcome,
+          );
           this.#relay(runtime, reply, 'error' in outcome || outcome.stopReason === 'cancelled');
           this.#changed();
         },

@@ -178,6 +178,32 @@ describe('ChatModel replies', () => {
       { kind: 'agent', done: false },
     ]);
   });
+
+  it('marks a reply interrupted when its connection drops, and goes on in the same reply if the agent does', () => {
+    const { chat, apply, reply, changes } = model();
+    apply(text('one '));
+    chat.interruptTurn('a1');
+    expect(reply()).toMatchObject({ done: false, interrupted: true });
+    expect(changes.at(-1)).toMatchObject({ type: 'updated' });
+    apply(text('two'));
+    expect(chat.items).toHaveLength(1);
+    expect(reply()).toMatchObject({ done: false, interrupted: false });
+    expect(messageText(reply())).toBe('one two');
+  });
+
+  it('ends an interrupted reply that cannot go on with its error, and the next run is a reply of its own', () => {
+    const { chat, apply } = model();
+    apply(text('half a reply'));
+    chat.interruptTurn('a1');
+    chat.endTurn('a1', { error: 'cut off' });
+    chat.startTurn('a1', 'Demo');
+    apply(text('again'));
+    expect(chat.items).toMatchObject([
+      { kind: 'agent', done: true, error: 'cut off' },
+      { kind: 'agent', done: false },
+    ]);
+    expect(chat.items[0]).not.toHaveProperty('interrupted');
+  });
 });
 
 describe('ChatModel messages, permissions and history', () => {

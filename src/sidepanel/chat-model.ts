@@ -6,7 +6,7 @@
 import type { CreateElicitationResponse, SessionUpdate, StopReason } from '@agentclientprotocol/sdk/unstable';
 import type { ElicitationPrompt } from '../acp/elicitation';
 import type { PermissionPrompt } from '../acp/permissions';
-import { jsonPreview } from './chat-content';
+import { jsonPreview, toolContentOf } from './chat-content';
 import { fieldsOf } from './elicitation-form';
 import type {
   AgentItem,
@@ -168,7 +168,21 @@ export class ChatModel {
   }
 
   applyUpdate(agentId: string, agentName: string, update: SessionUpdate): void {
+    const open = this.#open.get(agentId);
+    if (open?.interrupted) {
+      // The session came back and the agent carries on: the same reply goes on.
+      open.interrupted = false;
+      this.#emit({ type: 'updated', item: open });
+    }
     applySessionUpdate(this.#ops(agentId, agentName), update);
+  }
+
+  /** The connection dropped while the agent was replying; the reply stays open in case it goes on. */
+  interruptTurn(agentId: string): void {
+    const item = this.#open.get(agentId);
+    if (!item || item.interrupted) return;
+    item.interrupted = true;
+    this.#emit({ type: 'updated', item });
   }
 
   /** One set of operations per agent and name, not one per streamed chunk. */
@@ -222,12 +236,18 @@ export class ChatModel {
   permission(agentId: string, agentName: string, prompt: PermissionPrompt): void {
     const request = prompt.request;
     const owner = this.#agentItem(agentId, agentName);
+    const call = request.toolCall;
+    const toolName = typeof call._meta?.toolName === 'string' ? call._meta.toolName : undefined;
+    const content = toolContentOf(call.content).filter((view) => view.type === 'text' || view.type === 'diff');
     const segment: SegmentOf<'permission'> = {
       kind: 'permission',
       id: this.#id('s'),
-      title: request.toolCall.title ?? prompt.tool,
-      ...(request.toolCall.toolCallId ? { toolCallId: request.toolCall.toolCallId } : {}),
-      ...(request.toolCall.rawInput !== undefined ? { input: jsonPreview(request.toolCall.rawInput) } : {}),
+      title: permissionTitle(call.title, toolName ?? call.kind ?? prompt.tool),
+      ...(call.toolCallId ? { toolCallId: call.toolCallId } : {}),
+      ...(call.kind ? { toolKind: call.kind } : {}),
+      ...(toolName ? { toolName } : {}),
+      ...(content.length ? { content } : {}),
+      ...(call.rawInput !== undefined ? { input: jsonPreview(call.rawInput) } : {}),
       options: request.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
     };
     // Registered before anyone hears of the segment, so views render it as waiting for an answer.
@@ -311,6 +331,7 @@ export class ChatModel {
       return;
     }
     item.done = true;
+    delete item.interrupted;
     if ('error' in outcome) item.error = outcome.error;
     else item.stopReason = outcome.stopReason;
     this.#emit({ type: 'updated', item });
@@ -350,4 +371,13 @@ export class ChatModel {
     this.#open.clear();
     this.#emit({ type: 'reset', restored: true });
   }
+}
+
+/**
+ * A request's title as the card shows it: the agent's, unless it says nothing a person can read
+ * (empty, `{}`, `[]`, punctuation only), when the tool's name stands in.
+ */
+export function permissionTitle(title: string | null | undefined, fallback: string): string {
+  const shown = title?.trim() ?? '';
+  return /[\p{L}\p{N}]/u.test(shown) ? shown : fallback;
 }

@@ -72,6 +72,12 @@ export type Segment =
       id: string;
       title: string;
       toolCallId?: string;
+      /** What the tool does, as the agent classed it (read, edit, execute, …). */
+      toolKind?: string;
+      /** The tool's own name, where the agent says it (`_meta.toolName`). */
+      toolName?: string;
+      /** The agent's explanation and what the call would change: its text and diffs. */
+      content?: ToolContentView[];
       input?: string;
       options: PermissionOptionView[];
       outcome?: PermissionOutcome;
@@ -104,6 +110,8 @@ export interface AgentItem {
   agentName: string;
   segments: Segment[];
   done: boolean;
+  /** The connection dropped mid-reply; the reply goes on here if the agent's session comes back. */
+  interrupted?: boolean;
   stopReason?: string;
   error?: string;
 }

@@ -3,6 +3,7 @@
  * transcript and composer, the roster, and Settings → Agents (add, edit, remove). `panel.ts`
  * creates the model and the hub and hands them here.
  */
+import type { TabSharing } from '../presence/tab-sharing';
 import { AgentProfile } from '../shared/settings';
 import type { SettingsStore } from '../shared/settings-store';
 import type { SessionIdStore, StorageArea, TokenStore } from '../shared/stores';
@@ -16,6 +17,7 @@ import type { NewAgent } from './views/agent-form';
 import { AgentsSettings } from './views/agents-settings';
 import { Composer } from './views/composer';
 import { Roster, statusText } from './views/roster';
+import { ShareTabView } from './views/share-tab';
 import { TranscriptView } from './views/transcript';
 
 declare const __TABWRIGHT_TEST_BUILD__: boolean;
@@ -46,6 +48,7 @@ export interface ChatServices {
   sessionIds: SessionIdStore;
   local: StorageArea;
   store: SettingsStore;
+  sharing: TabSharing;
 }
 
 export interface ChatMountOptions extends ChatServices {
@@ -89,6 +92,8 @@ export function mountChat(options: ChatMountOptions): ChatUi {
     undefined,
     () => withRestoredQueue(options.restored.queue, chat.queue()),
   );
+  // Beside the message box, so an agent just added can be given the tab in front at once.
+  const shareTab = new ShareTabView(options.sharing);
   const composer = new Composer({
     initialDraft: draft,
     onSend: (text) => {
@@ -110,6 +115,7 @@ export function mountChat(options: ChatMountOptions): ChatUi {
       draft = text;
       history.changed();
     },
+    header: shareTab.element,
     commands: () => hub.commands(),
     agentNames: () =>
       options.store
@@ -163,17 +169,28 @@ export function mountChat(options: ChatMountOptions): ChatUi {
     },
   });
 
-  const roster = new Roster(options.rosterRoot, {
-    reconnect: (id) => hub.reconnect(id),
-    setMode: (id, modeId) => void hub.setMode(id, modeId),
-    setConfigOption: (id, configId, value) => void hub.setConfigOption(id, configId, value),
-    endSession: (id) => void hub.endSession(id),
-    disconnect: (id) => hub.disconnect(id),
-    signIn: (id, methodId) => hub.signIn(id, methodId),
-    edit: (id) => {
-      options.showSettings();
-      void agentsSettings.edit(id);
+  const roster = new Roster(
+    options.rosterRoot,
+    {
+      reconnect: (id) => hub.reconnect(id),
+      setMode: (id, modeId) => void hub.setMode(id, modeId),
+      setConfigOption: (id, configId, value) => void hub.setConfigOption(id, configId, value),
+      endSession: (id) => void hub.endSession(id),
+      disconnect: (id) => hub.disconnect(id),
+      signIn: (id, methodId) => hub.signIn(id, methodId),
+      edit: (id) => {
+        options.showSettings();
+        void agentsSettings.edit(id);
+      },
     },
+    {
+      of: (id) => options.sharing.tabsOf(id),
+      takeBack: (tabId) => options.sharing.takeBack(tabId),
+    },
+  );
+  options.sharing.onChange(() => {
+    shareTab.render();
+    roster.refreshTabs();
   });
   // A permission request blocks its agent: when Settings hide the conversation, say so above them.
   const waiting = new Map<string, string>();
@@ -215,6 +232,7 @@ export function mountChat(options: ChatMountOptions): ChatUi {
   const refresh = () => {
     showWaiting();
     roster.render(hub.views(), options.store.get().actMode);
+    shareTab.render();
     composer.setBusy(hub.busy());
     composer.setCanRetry(chat.lastUser() !== undefined);
     agentsSettings.refresh();

@@ -1,7 +1,8 @@
 /**
- * The panel's side of what the user sees while an agent works: the agents' tab groups (cleaned
- * up when an agent disconnects, when groups are turned off, and when a panel closed mid-work left
- * some behind), the outline during actions, download reports, and their Settings section.
+ * The panel's side of what the user sees while an agent works: the agents' tab groups (each
+ * agent's own tabs, kept in step with who owns which tab both ways; cleaned up when an agent
+ * disconnects, when groups are turned off, and when a panel closed mid-work left some behind), the
+ * outline during actions, download reports, and their Settings section.
  */
 import type { BrowserPort } from '../mcp-server/browser-port';
 import type { CallActivity } from '../mcp-server/call-activity';
@@ -9,8 +10,10 @@ import type { DownloadPort } from '../mcp-server/downloads';
 import { chromeDownloads, releaseDownloadsPermission, requestDownloadsPermission } from '../platform/chrome-downloads';
 import { chromeOutline } from '../platform/chrome-outline';
 import { chromeTabGroups, followTabGroupEvents, storedGroupMemory } from '../platform/chrome-tab-groups';
+import type { TabOwnership } from '../mcp-server/tab-ownership';
 import { CallPresence } from '../presence/call-presence';
-import { AgentTabGroups } from '../presence/tab-groups';
+import { OwnedTabGroups } from '../presence/owned-tab-groups';
+import { AgentTabGroups, type AgentRef } from '../presence/tab-groups';
 import type { SettingsStore } from '../shared/settings-store';
 import type { StorageArea } from '../shared/stores';
 import type { AgentHub } from './agent-hub';
@@ -23,6 +26,8 @@ export interface PresenceOptions {
   /** Where the groups this panel made are remembered (session storage: they do not outlive the browser). */
   session: StorageArea;
   store: SettingsStore;
+  /** Who owns which tab: an agent's group shows its tabs, and the user's drags give and take them. */
+  ownership: TabOwnership;
 }
 
 export interface PanelPresence {
@@ -44,6 +49,13 @@ export async function startPresence(options: PresenceOptions): Promise<PanelPres
   });
   followTabGroupEvents(groups);
   await groups.cleanUpLeftovers();
+  // Agents get groups while connected; until the hub is followed, none is.
+  let connected = new Map<string, AgentRef>();
+  const owned = new OwnedTabGroups({
+    ownership: options.ownership,
+    groups,
+    agent: (agentId) => (settings().agentTabGroups ? connected.get(agentId) : undefined),
+  });
   // Closing the panel ends every agent's connection, so their groups go with it.
   addEventListener('pagehide', () => groups.abandon());
   const presence = new CallPresence({
@@ -68,8 +80,16 @@ export async function startPresence(options: PresenceOptions): Promise<PanelPres
       hub.onChange(() => {
         // An agent that is slow to answer a probe is still there: only a closed connection counts.
         const live = (status: string) => status === 'connected' || status === 'unresponsive';
-        const connected = new Set(hub.views().flatMap((v) => (live(v.status) ? [v.profile.id] : [])));
+        const before = connected;
+        connected = new Map(
+          hub
+            .views()
+            .flatMap((v) => (live(v.status) ? [[v.profile.id, { id: v.profile.id, name: v.profile.name }]] : [])),
+        );
         for (const agentId of groups.agentIds()) if (!connected.has(agentId)) void groups.dissolve(agentId);
+        // An agent that connects finds its tabs, kept while it was away, in its group again; a
+        // renamed one's group takes the new name.
+        for (const [agentId, agent] of connected) if (before.get(agentId)?.name !== agent.name) owned.regroup(agentId);
       });
     },
 
@@ -79,6 +99,7 @@ export async function startPresence(options: PresenceOptions): Promise<PanelPres
         setTabGroups: async (on) => {
           await options.store.update((s) => ({ ...s, agentTabGroups: on }));
           if (!on) await groups.dissolveAll();
+          else for (const agentId of connected.keys()) owned.regroup(agentId);
         },
         setOutline: (on) => options.store.update((s) => ({ ...s, agentOutline: on })),
         setReportDownloads: async (on) => {

@@ -17,6 +17,8 @@ import { CallerBook } from '../mcp-server/caller';
 import type { TabOwnership } from '../mcp-server/tab-ownership';
 import type { KillSwitch } from '../mcp-server/gates/kill-switch';
 import { loadTabOwnership } from '../platform/chrome-tab-ownership';
+import { followTabFacts } from '../platform/chrome-tab-facts';
+import { TabSharing } from '../presence/tab-sharing';
 import { watchDialogHolds } from '../platform/chrome-dialog-holds';
 import { SettingsStore } from '../shared/settings-store';
 import { t } from './i18n';
@@ -49,6 +51,8 @@ export interface PanelServices {
   pageTools: PanelPageTools;
   offers: AgentOffers;
   hub: AgentHub;
+  /** The tab in front and each agent's tabs, as the person gives and takes them. */
+  sharing: TabSharing;
 }
 
 export async function buildPanelServices(promptsRoot: HTMLElement): Promise<PanelServices> {
@@ -87,6 +91,7 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
     browser,
     session,
     store,
+    ownership,
   });
   const connectors = await startConnectors({
     windowId,
@@ -125,7 +130,12 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
           activity: presence.activityFor(profile.id, agent.name),
           ownership,
           follows: () => store.get().agents.find((a) => a.id === profile.id)?.followCurrentTab ?? false,
-          callerOf: (meta) => callers.of(meta),
+          callerOf: (meta) => {
+            const caller = callers.of(meta);
+            // A client's tabs are listed under the name it gave.
+            if (meta.caller) sharing.nameClient(caller.id, caller.label);
+            return caller;
+          },
         });
       }),
     others: () => [
@@ -159,6 +169,20 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
   });
   presence.follow(hub);
   followCallers(ownership, store, killSwitch);
+  const sharing = new TabSharing(ownership, {
+    // An agent that follows the tab in front has it already, so only its MCP clients are offered a tab.
+    agents: () =>
+      hub
+        .views()
+        .flatMap(({ profile, status }) =>
+          (status === 'connected' || status === 'unresponsive') && profile.browserAccess
+            ? [{ id: profile.id, name: profile.name, follows: profile.followCurrentTab }]
+            : [],
+        ),
+    agentName: (agentId) => store.get().agents.find((agent) => agent.id === agentId)?.name,
+    untitled: t('untitledTab'),
+  });
+  await followTabFacts(sharing, windowId);
   connectors.onServersChange((change) => {
     if (change.kind === 'tools') hub.announceListChanged(connectorServerKey(change.connectorId));
     else hub.redeclare();
@@ -183,6 +207,7 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
     pageTools,
     offers,
     hub,
+    sharing,
   };
 }
 

@@ -119,6 +119,8 @@ export async function startActionRig(
     profile?: string;
     /** More Chromium switches. */
     args?: string[];
+    /** Whether the agent follows the tab in front ("Follow my current tab"); it does unless false. */
+    follow?: boolean;
   } = {},
 ): Promise<ActionRig> {
   const routes: Route[] = [...(options.routes ?? [])];
@@ -134,7 +136,12 @@ export async function startActionRig(
     ...(options.args ? { args: options.args } : {}),
   });
   let panel = await openPanelTab(launched);
-  await addAgentThroughForm(panel, { name: 'Actor', url: broker.url, token: 'actions-token' });
+  await addAgentThroughForm(panel, {
+    name: 'Actor',
+    url: broker.url,
+    token: 'actions-token',
+    ...(options.follow === false ? { follow: false } : {}),
+  });
   await panel.getByRole('button', { name: /Actor: connected/ }).waitFor({ timeout: 30_000 });
   await panel.getByRole('button', { name: 'Settings' }).click();
   await allowSite(panel, fixtures.allowed);

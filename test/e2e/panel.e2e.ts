@@ -132,7 +132,14 @@ describe('the chat panel against a live ACP peer', () => {
     await card.waitFor(T);
     expect(await card.getByRole('button').allTextContents()).toEqual(['Allow once', 'Always allow', 'Reject']);
     const focused = () => panel!.evaluate(() => document.activeElement?.textContent ?? '');
-    await expect.poll(focused, T).toBe('Allow once');
+    // The card takes the focus, never an allow button that a stray Enter would press.
+    const onCard = () => panel!.evaluate(() => document.activeElement?.hasAttribute('data-permission') ?? false);
+    await expect.poll(onCard, T).toBe(true);
+    // What the agent would do comes before the answers.
+    await panel.keyboard.press('Tab');
+    expect(await focused()).toBe('Arguments');
+    await panel.keyboard.press('Tab');
+    expect(await focused()).toBe('Allow once');
     await panel.keyboard.press('Tab');
     expect(await focused()).toBe('Always allow');
     await panel.keyboard.press('Tab');
@@ -148,7 +155,11 @@ describe('the chat panel against a live ACP peer', () => {
 
     await panel.keyboard.type('permission Second request');
     await panel.keyboard.press('Enter');
-    await expect.poll(focused, T).toBe('Allow once');
+    await expect.poll(onCard, T).toBe(true);
+    await panel.keyboard.press('Enter');
+    expect(peer.answers.at(-1)).toBe('no');
+    await panel.keyboard.press('Tab');
+    await panel.keyboard.press('Tab');
     await panel.keyboard.press('Space');
     await expect.poll(() => peer.answers.at(-1), T).toBe('once');
   });
@@ -160,8 +171,11 @@ describe('the chat panel against a live ACP peer', () => {
     const waiting = panel.getByRole('button', { name: /^Show asks permission: Delete the branch/ });
     await waiting.waitFor(T);
     await waiting.click();
-    const focused = () => panel!.evaluate(() => document.activeElement?.textContent ?? '');
-    await expect.poll(focused, T).toBe('Allow once');
+    const onCard = () => panel!.evaluate(() => document.activeElement?.hasAttribute('data-permission') ?? false);
+    await expect.poll(onCard, T).toBe(true);
+    await panel.keyboard.press('Tab');
+    await panel.keyboard.press('Tab');
+    expect(await panel.evaluate(() => document.activeElement?.textContent)).toBe('Allow once');
     await panel.keyboard.press('Enter');
     await expect.poll(() => peer.answers.at(-1), T).toBe('once');
     expect(await waiting.count()).toBe(0);

@@ -24,6 +24,7 @@ function recorder() {
     status: (s, d) => statuses.push([s, d]),
     session: () => undefined,
     turnStarted: () => undefined,
+    turnInterrupted: () => undefined,
     update: (u) => {
       if (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text') chunks.push(u.content.text);
     },

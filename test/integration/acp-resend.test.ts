@@ -16,8 +16,8 @@ afterEach(async () => {
   proxy = peer = undefined;
 });
 
-async function setup() {
-  peer = await startSdkPeer({ resume: true });
+async function setup(options: { claimDedup?: boolean } = {}) {
+  peer = await startSdkPeer({ resume: true, ...options });
   proxy = await startTcpProxy(Number(new URL(peer.url).port));
   const client = panelClient({ url: proxy.urlFor(peer.url) });
   client.connection.enable();
@@ -46,11 +46,53 @@ describe('re-sending after a dropped socket, without broker de-duplication', () 
     await until(() => client.recorded.updates.length >= 2);
     proxy.dropAll();
     await until(() => client.recorded.turns.length === 1);
-    expect(client.recorded.turns[0]!.outcome).toEqual({ error: expect.stringMatching(/reply may be incomplete/) });
+    expect(client.recorded.turns[0]!.outcome).toEqual({
+      error: expect.stringMatching(/reply may be incomplete/),
+      interrupted: 'dropped',
+    });
     await until(() => client.recorded.sessions.length === 2);
     client.connection.send('next');
     await until(() => client.recorded.turns.length === 2);
     expect(peer.received.map((p) => p.text)).toEqual(['stream 50 30', 'next']);
+    client.connection.disable();
+  });
+});
+
+describe('a reply whose socket dies, with a broker that drops repeats', () => {
+  it('is marked interrupted at once and, when its session does not come back, ends without being sent again', async () => {
+    const { peer, proxy, client } = await setup({ claimDedup: true });
+    client.connection.send('stream 50 30');
+    await until(() => client.recorded.updates.length >= 2);
+    const batchId = client.connection.outbox.inflight!.id;
+    // The broker restarted without its state: the session is gone.
+    peer.forgetSessions();
+    proxy.dropAll();
+    await until(() => client.recorded.interrupted.length === 1, 2_000, 'the reply marked interrupted');
+    expect(client.recorded.interrupted).toEqual([batchId]);
+    await until(() => client.recorded.turns.length === 1);
+    expect(client.recorded.sessions[1]!.how).toBe('session/new');
+    expect(client.recorded.turns[0]).toEqual({
+      batchId,
+      outcome: { error: expect.stringMatching(/not sent again/), interrupted: 'new-session' },
+    });
+    client.connection.send('next');
+    await until(() => client.recorded.turns.length === 2);
+    expect(peer.received.map((p) => p.text)).toEqual(['stream 50 30', 'next']);
+    client.connection.disable();
+  });
+
+  it('is sent again with its message id when the session resumes, and the same turn goes on', async () => {
+    const { peer, proxy, client } = await setup({ claimDedup: true });
+    client.connection.send('stream 20 30');
+    await until(() => client.recorded.updates.length >= 2);
+    const batchId = client.connection.outbox.inflight!.id;
+    proxy.dropAll();
+    await until(() => client.recorded.interrupted.length === 1, 2_000, 'the reply marked interrupted');
+    await until(() => client.recorded.sessions.length === 2);
+    expect(client.recorded.sessions[1]!.how).toBe('session/resume');
+    await until(() => client.recorded.turns.length === 1, 10_000, 'the turn to end');
+    expect(client.recorded.turns[0]).toEqual({ batchId, outcome: { stopReason: 'end_turn' } });
+    expect(peer.received.map((p) => p.messageId)).toEqual([peer.received[0]!.messageId, peer.received[0]!.messageId]);
     client.connection.disable();
   });
 });

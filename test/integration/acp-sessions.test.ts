@@ -53,7 +53,7 @@ describe('session lifecycle against a peer built on the ACP SDK', () => {
     const client = await connectOnce(peer.url, 'a-session-the-agent-forgot');
     const session = client.recorded.sessions[0]!;
     expect(session.how).toBe('session/new');
-    expect(session.note).toMatch(/Could not resume the previous session .*started a new one/);
+    expect(session.note).toMatch(/no longer has the previous session .*a new one was started/);
     expect(peer.sessionMethods).toEqual(['session/resume', 'session/new']);
     client.connection.disable();
   });

@@ -19,6 +19,8 @@ export interface Recorded {
   sessions: Array<{ id: string; how: SessionMethod; note: string | undefined }>;
   updates: SessionUpdate[];
   turns: Array<{ batchId: string; outcome: unknown }>;
+  /** Turns whose socket died while they may still go on, by batch id, in order. */
+  interrupted: string[];
   started: string[][];
   notices: string[];
   permissions: PermissionPrompt[];
@@ -47,6 +49,7 @@ export function panelClient(options: PanelClientOptions) {
     sessions: [],
     updates: [],
     turns: [],
+    interrupted: [],
     started: [],
     notices: [],
     permissions: [],
@@ -71,6 +74,7 @@ export function panelClient(options: PanelClientOptions) {
       session: (id, how, note) => recorded.sessions.push({ id, how, note }),
       turnStarted: (batch) => recorded.started.push(batch.messages.map((m) => m.text)),
       update: (update) => recorded.updates.push(update),
+      turnInterrupted: (batchId) => recorded.interrupted.push(batchId),
       turnEnded: (batchId, outcome) => recorded.turns.push({ batchId, outcome }),
       elicitation: (prompt) => prompt.answer({ action: 'cancel' }),
       permission: (prompt) => {

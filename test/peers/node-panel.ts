@@ -145,6 +145,7 @@ export function nodePanel(options: NodePanelOptions): NodePanel {
       status: (status) => statuses.push(status),
       session: () => undefined,
       turnStarted: () => undefined,
+      turnInterrupted: () => undefined,
       update: (update) => updates.push(update),
       turnEnded: (_id, outcome) => turns.push(outcome),
       elicitation: (prompt) => prompt.answer({ action: 'cancel' }),

@@ -46,6 +46,8 @@ export interface SdkPeer {
   sessionMethods: string[];
   /** Declarations of acp MCP servers per session, as the peer saw them. */
   declared: Map<string, McpServerAcpDeclaration[]>;
+  /** Forgets every session, as a broker restarted without its state would. */
+  forgetSessions(): void;
   close(): Promise<void>;
 }
 
@@ -201,6 +203,7 @@ export async function startSdkPeer(options: PeerOptions = {}): Promise<SdkPeer> 
     received,
     sessionMethods,
     declared,
+    forgetSessions: () => known.clear(),
     async close() {
       await acp.close();
       for (const client of wss.clients) client.terminate();

@@ -135,7 +135,7 @@ export interface AuditQuery {
   agent?: string;
   tool?: string;
   outcome?: OutcomeFilter;
-  /** Matched case-insensitively against origin, arguments and detail. */
+  /** Matched case-insensitively against origin, arguments, looked-up targets and detail. */
   text?: string;
 }
 
@@ -148,7 +148,9 @@ export function filterAudit(entries: readonly AuditEntry[], query: AuditQuery): 
     if (outcome === 'refused' && !entry.outcome.startsWith('refused:')) return false;
     if (outcome !== 'all' && outcome !== 'refused' && entry.outcome !== outcome) return false;
     if (text) {
-      const haystack = `${entry.origin} ${entry.destination ?? ''} ${JSON.stringify(entry.args)} ${entry.detail ?? ''}`;
+      const haystack =
+        `${entry.origin} ${entry.destination ?? ''} ${JSON.stringify(entry.args)} ` +
+        `${entry.targets?.join(' ') ?? ''} ${entry.detail ?? ''}`;
       if (!haystack.toLowerCase().includes(text)) return false;
     }
     return true;

@@ -24,6 +24,8 @@ export interface FakeBrowser extends BrowserPort {
   sent: PageCommand[];
   /** Refs/selectors the page reports as password fields. */
   passwordFields: Set<string>;
+  /** What a snapshot of the page shows, every line a lookup names included. */
+  lines: string[];
   /** What `page.frames()` lists (when empty: the tab's top frame alone). */
   frameList: FrameInfo[];
   /** Each frame's answer to `frameRects`, by frame id; a frame missing here fails the command. */
@@ -86,7 +88,7 @@ export function fakeBrowser(tabs: TabInfo[]): FakeBrowser {
       return answer(tab, {
         title: tab?.title ?? '',
         url: tab?.url ?? '',
-        lines: ['- button "Delete" [ref=e1]', '- textbox "Password" [ref=e2]'],
+        lines: browser.lines,
         nextRef: 3,
         description: `did ${command.op}`,
         text: 'page text',
@@ -105,6 +107,7 @@ export function fakeBrowser(tabs: TabInfo[]): FakeBrowser {
     commands,
     sent,
     passwordFields,
+    lines: ['- button "Delete" [ref=e1]', '- textbox "Password" [ref=e2]'],
     frameList: [],
     frameRects: new Map(),
     viewport: undefined,

@@ -8,6 +8,7 @@ import type { CallToolResult, ContentBlock } from '../response';
 import { contentSummary } from '../file-content';
 import { showInvisible } from '../../shared/text/invisible';
 import { defuseWrappers } from '../../shared/text/wrappers';
+import { TargetArg, targetText } from '../target-args';
 
 /** Words that name a secret on their own, as a whole segment of a key. */
 const SECRET_WORDS = new Set([
@@ -70,7 +71,8 @@ const AUDIT_ARRAY_LIMIT = 200;
 function targetKey(object: Record<string, unknown>): string | undefined {
   if (typeof object.ref === 'string') return object.ref;
   if (typeof object.selector === 'string') return object.selector;
-  return undefined;
+  const target = TargetArg.safeParse(object.target);
+  return target.success ? targetText(target.data) : undefined;
 }
 
 /**
@@ -104,7 +106,7 @@ function maskValues(text: string, values: readonly string[]): string {
 }
 
 export interface Secrets {
-  /** Refs/selectors that name password fields. */
+  /** Refs/selectors that name password fields (and targets, as `targetText` shows them). */
   targets?: ReadonlySet<string>;
   /** Values the user marked as secret. */
   values?: readonly string[];

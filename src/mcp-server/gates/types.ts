@@ -22,7 +22,7 @@ export interface ConfirmRequest {
 }
 
 export interface ConfirmTarget {
-  /** The ref or selector as the agent gave it. */
+  /** The ref or selector as the agent gave it; for an element named by role and name, that and its ref. */
   target: string;
   /** The element's role and accessible name in the page; absent when the page found no such element. */
   element?: { role: string; name: string };
@@ -44,6 +44,8 @@ export interface AuditEntry {
   destination?: string;
   /** Arguments with secrets masked and long values shortened. */
   args: Record<string, unknown>;
+  /** Each element the agent named by role and name, and the ref it was looked up as: `button "Save" → e12`. */
+  targets?: string[];
   outcome: AuditOutcome;
   detail?: string;
   durationMs: number;

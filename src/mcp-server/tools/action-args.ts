@@ -1,14 +1,30 @@
 /** Arguments the action tools share: how an element is named. */
 import { z } from 'zod';
 import { DialogAnswer } from '../../page/protocol';
+import { TargetArg } from '../target-args';
+
+/** When a ref and when a target: said the same way in every tool that takes an element. */
+export const TARGET_HELP =
+  'Name the element by `ref` when its snapshot line has one; otherwise (a region, a cell, a list item, a run of ' +
+  'text as role "text") by `target`: its role and name exactly as the snapshot prints them, with `nth` when ' +
+  'several match.';
 
 export const refArg = z
   .string()
   .min(1)
   .optional()
-  .describe('Ref of the element, from the latest snapshot (e.g. e12); preferred over selector');
+  .describe('Ref of the element, from the latest snapshot (e.g. e12); preferred when its line has one');
 
-export const selectorArg = z.string().min(1).optional().describe('CSS selector of the element, when there is no ref');
+export const selectorArg = z
+  .string()
+  .min(1)
+  .optional()
+  .describe('CSS selector of the element, when neither a ref nor a target will do');
+
+export const targetArg = TargetArg.optional().describe(
+  'The element as the snapshot prints it, { role, name, nth? }, e.g. { "role": "gridcell", "name": "1760" }: ' +
+    'for a line without a ref, or instead of taking a ref first',
+);
 
 /**
  * How to answer a JavaScript dialog (alert, confirm, prompt) the action makes the page open. Given

@@ -1,19 +1,21 @@
 import { z } from 'zod';
 import { elementTarget, performAction, targetLabel } from '../action-flow';
 import { defineTool } from '../tool';
-import { dialogArg, refArg, selectorArg } from './action-args';
+import { dialogArg, refArg, selectorArg, TARGET_HELP, targetArg } from './action-args';
 
 export const click = defineTool({
   name: 'click',
   title: 'Click',
   description:
-    'Click an element, by ref from the latest snapshot (preferred) or CSS selector. The click lands where a ' +
-    'person would click; it is refused, with the reason, when the element is hidden, disabled, moving or covered ' +
-    'by something else. Returns what was clicked and what changed on the page (or the new page after a navigation).',
+    'Click an element. The click lands where a person would click; it is refused, with the reason, when the ' +
+    'element is hidden, disabled, moving or covered by something else. Returns what was clicked and what changed ' +
+    `on the page (or the new page after a navigation). ${TARGET_HELP}`,
   effect: 'write',
   scope: 'page',
+  resolvesTargets: true,
   input: z.object({
     ref: refArg,
+    target: targetArg,
     selector: selectorArg,
     button: z.enum(['left', 'middle', 'right']).default('left').describe('Mouse button (default left)'),
     double: z.boolean().default(false).describe('Double-click instead of a single click'),

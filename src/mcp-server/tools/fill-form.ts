@@ -3,7 +3,7 @@ import type { ElementTarget } from '../../page/protocol';
 import { elementTarget, performAction } from '../action-flow';
 import { targetOf } from '../tool-spec';
 import { defineTool } from '../tool';
-import { dialogArg, refArg, selectorArg } from './action-args';
+import { dialogArg, refArg, selectorArg, TARGET_HELP, targetArg } from './action-args';
 
 export const fillForm = defineTool({
   name: 'fill_form',
@@ -11,15 +11,18 @@ export const fillForm = defineTool({
   description:
     'Fill several form fields in one call, in order: text for text fields, true/false for checkboxes and radio ' +
     'buttons, an option value or label for drop-downs. Every field and value is checked before the first one is ' +
-    'touched. Password values never appear in any result. Set submit to submit the form afterwards.',
+    'touched. Password values never appear in any result. Set submit to submit the form afterwards. For each ' +
+    `field: ${TARGET_HELP}`,
   effect: 'write',
   scope: 'page',
+  resolvesTargets: true,
   typedInto: (args) => args.fields.filter((field) => typeof field.value === 'string').flatMap(targetOf),
   input: z.object({
     fields: z
       .array(
         z.object({
           ref: refArg,
+          target: targetArg,
           selector: selectorArg,
           value: z
             .union([z.string(), z.boolean(), z.array(z.string())])

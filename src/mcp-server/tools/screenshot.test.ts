@@ -1,4 +1,5 @@
 import { callerTabs } from '../caller-tabs';
+import { TabOwnership } from '../tab-ownership';
 import { describe, expect, it } from 'vitest';
 import { PageCommandError, type ImagePart } from '../browser-port';
 import { fakeBrowser, type FakeBrowser } from '../gates/fake-browser';
@@ -6,7 +7,7 @@ import { ResponseBuilder } from '../response';
 import { SnapshotService, MemoryRefCounters } from '../snapshot-service';
 import { PageGuard } from '../page-guard';
 import type { PageToolContext } from '../tool';
-import { screenshot } from './screenshot';
+import { inBackgroundText, screenshot } from './screenshot';
 
 const WINDOW = 7;
 const SHOP = 'https://shop.example/cart';
@@ -131,6 +132,50 @@ describe('screenshot on a page that moves', () => {
     browser.onCapture = (count) => count === 2 && (browser.captureChange = 'the page navigated');
     await refusal(ctx, true);
     expect(browser.viewport!.y).toBe(0);
+  });
+});
+
+describe('screenshot of a tab of the caller’s own', () => {
+  /** Ctx for a caller that owns tab 3 (on the allowed shop) and works in it; tab 1 stays in front of WINDOW. */
+  function ownTab(place: { windowId: number; active: boolean }) {
+    const { browser, ctx } = setUp();
+    const tab = { id: 3, url: `${SHOP}?page=2`, title: 'Cart, page 2', loading: false, ...place };
+    browser.tabs.push(tab);
+    const ownership = new TabOwnership();
+    ownership.opened(3, 'agent', true);
+    const tabs = callerTabs({
+      caller: { id: 'agent', label: 'Agent' },
+      ownership,
+      follows: false,
+      browser,
+      windowId: WINDOW,
+      actMode: () => true,
+    });
+    const windows: number[] = [];
+    const captureVisible = browser.captureVisible.bind(browser);
+    browser.captureVisible = (windowId, quality) => {
+      windows.push(windowId);
+      return captureVisible(windowId, quality);
+    };
+    return { browser, windows, ctx: { ...ctx, tab, callerTabs: tabs } };
+  }
+
+  it('refuses a tab in the background, saying so, rather than picture the tab in front', async () => {
+    const { browser, ctx } = ownTab({ windowId: WINDOW, active: false });
+    const result = await take(ctx, false);
+    expect(result.isError).toBe(true);
+    expect(result.content).toEqual([{ type: 'text', text: inBackgroundText(3) }]);
+    expect(inBackgroundText(3)).toContain('Use snapshot');
+    expect(browser.effects).not.toContain('capture');
+    expect(browser.openWatches).toBe(0);
+  });
+
+  it('pictures it where it is in front, in its own window even when that is not the panel’s', async () => {
+    const { browser, ctx, windows } = ownTab({ windowId: 9, active: true });
+    const result = await take(ctx, false);
+    expect(result.isError).toBeFalsy();
+    expect(browser.effects).toContain('capture');
+    expect(windows).toEqual([9]);
   });
 });
 

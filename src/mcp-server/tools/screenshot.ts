@@ -2,8 +2,9 @@
  * A JPEG of the tab (~q70), scaled down until the result fits the tunnel's cap. Full-page pictures
  * are stitched from viewport captures (Chrome allows about two captures a second).
  *
- * Chrome captures whatever the window shows, so every capture is bracketed: before and after it
- * the window's active tab must still be this tab, on the same allowed URL, and a watch started
+ * Chrome captures whatever the window shows, so a caller's own tab that is in the background is
+ * refused before anything is captured, and every capture is bracketed: before and after it the
+ * window's active tab must still be this tab, on the same allowed URL, and a watch started
  * before the first capture must have seen no tab switch and no navigation in any frame. Otherwise
  * nothing captured is returned. Frames the gates refuse are painted over before encoding.
  */
@@ -26,6 +27,15 @@ export const SCREENSHOTS_OFF = 'Screenshots are off; ask the user to turn them o
 export const CANNOT_WATCH =
   'This browser cannot watch the tab while capturing it, so Tabwright takes no screenshots here.';
 
+/** Chrome pictures only the tab a window shows: an own tab behind another one cannot be captured. */
+export function inBackgroundText(tabId: number): string {
+  return (
+    `Tab ${tabId} is one of your tabs but is in the background, and Chrome can only take a picture of the tab ` +
+    'a window shows, so nothing was captured. Use snapshot to read the page, or ask the user to bring the tab ' +
+    'to the front and call screenshot again.'
+  );
+}
+
 export function pageChanged(reason: string): PageCommandError {
   return new PageCommandError(
     `The page changed during the screenshot (${reason}); nothing was captured — call screenshot again.`,
@@ -44,7 +54,7 @@ class CaptureGuard {
 
   async check(): Promise<void> {
     if (this.watch.changed) throw pageChanged(this.watch.changed);
-    const active = await this.ctx.browser.activeTab(this.ctx.windowId);
+    const active = await this.ctx.browser.activeTab(this.ctx.tab.windowId);
     if (this.watch.changed) throw pageChanged(this.watch.changed);
     if (!active || active.id !== this.ctx.tab.id) throw pageChanged('another tab became active');
     if (!active.url || (await this.ctx.checkDestination(active.url)) !== undefined)
@@ -64,7 +74,8 @@ function shooter(ctx: PageToolContext, guard: CaptureGuard): Shoot {
   return async (afterScroll = false) => {
     await guard.check();
     const before = await masker.measure({ afterScroll });
-    const data = await capture(ctx.browser, ctx.windowId, ctx.signal).catch(async (error: unknown) => {
+    // The tab's own window: a tab of the caller's may have been moved to another one.
+    const data = await capture(ctx.browser, ctx.tab.windowId, ctx.signal).catch(async (error: unknown) => {
       // Chrome fails a capture of a tab that is navigating or going away: say what happened, if that is it.
       await guard.check();
       throw error;
@@ -135,7 +146,8 @@ export const screenshot = defineTool({
   title: 'Screenshot',
   description:
     'Take a JPEG picture of the current tab (the visible part, or the whole page with fullPage). Only when the ' +
-    'user has turned screenshots on. Prefer snapshot for reading and acting; use this to check layout or images.',
+    'user has turned screenshots on, and only while the tab is the one its window shows (a tab in the ' +
+    'background cannot be pictured). Prefer snapshot for reading and acting; use this to check layout or images.',
   effect: 'read',
   scope: 'page',
   capturesScreen: true,
@@ -152,10 +164,18 @@ export const screenshot = defineTool({
       response.error(CANNOT_WATCH);
       return;
     }
+    if (!ctx.callerTabs.follows) {
+      // Bringing the tab forward would change what the person sees; the caller is told instead.
+      const shown = await browser.activeTab(ctx.tab.windowId);
+      if (shown?.id !== ctx.tab.id) {
+        response.error(inBackgroundText(ctx.tab.id));
+        return;
+      }
+    }
     let parts: ImagePart[];
     let size: { width: number; height: number } | undefined;
     let cut = false;
-    const watch = browser.watchCapture(ctx.tab.id, ctx.windowId);
+    const watch = browser.watchCapture(ctx.tab.id, ctx.tab.windowId);
     try {
       const guard = new CaptureGuard(ctx, watch);
       const shoot = shooter(ctx, guard);

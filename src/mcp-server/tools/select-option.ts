@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { elementTarget, performAction, targetLabel } from '../action-flow';
 import { defineTool } from '../tool';
-import { dialogArg, refArg, selectorArg } from './action-args';
+import { dialogArg, refArg, selectorArg, TARGET_HELP, targetArg } from './action-args';
 
 const oneOrMany = z.union([z.string(), z.array(z.string()).min(1)]);
 
@@ -10,11 +10,14 @@ export const selectOption = defineTool({
   title: 'Select option',
   description:
     'Choose an option in a drop-down (<select>), by its value or by the label the user sees. For a multi-select, ' +
-    'pass a list. An unknown option is refused with the list of valid ones. Returns what changed on the page.',
+    'pass a list. An unknown option is refused with the list of valid ones. Returns what changed on the page. ' +
+    TARGET_HELP,
   effect: 'write',
   scope: 'page',
+  resolvesTargets: true,
   input: z.object({
     ref: refArg,
+    target: targetArg,
     selector: selectorArg,
     value: oneOrMany.optional().describe('The option value (or values, for a multi-select)'),
     label: oneOrMany.optional().describe('The visible option label (or labels), when the value is not known'),

@@ -32,7 +32,9 @@ describe('the browser tool registry', () => {
       expect(tool.name).toMatch(/^[a-z][a-z_]*$/);
       expect(tool.title.trim().length).toBeGreaterThan(2);
       expect(tool.description.length).toBeGreaterThan(40);
-      const schema = inputJsonSchema(tool.input) as { properties?: Record<string, { description?: string }> };
+      const schema = inputJsonSchema(tool.input) as {
+        properties?: Record<string, { description?: string; properties?: Record<string, unknown> }>;
+      };
       for (const [name, property] of Object.entries(schema.properties ?? {})) {
         expect(property.description, `${tool.name}.${name} has no .describe()`).toBeTruthy();
       }
@@ -52,6 +54,9 @@ describe('the browser tool registry', () => {
       // A tool that types text into a page element declares where, so password values are masked.
       if (fields.includes('text') && (fields.includes('ref') || fields.includes('selector')) && tool.effect === 'write')
         expect(tool.typedInto).toBeTypeOf('function');
+      // A tool that takes an element by ref takes it by role and name too, looked up before it runs.
+      if (fields.includes('ref')) expect(fields).toContain('target');
+      if (schema.properties?.target?.properties?.nth) expect(tool.resolvesTargets).toBe(true);
     });
   }
 });

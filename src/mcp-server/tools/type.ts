@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { elementTarget, performAction, targetLabel } from '../action-flow';
 import { targetOf } from '../tool-spec';
 import { defineTool } from '../tool';
-import { dialogArg, refArg, selectorArg } from './action-args';
+import { dialogArg, refArg, selectorArg, TARGET_HELP, targetArg } from './action-args';
 
 export const MAX_TYPED_CHARS = 10_000;
 
@@ -13,12 +13,14 @@ export const type = defineTool({
     'Type text into a text field, textarea or rich-text editor, key by key as a person would, so the page reacts ' +
     'as it does to real typing. Date, time, colour and range inputs take their value whole (e.g. 2024-05-31). ' +
     'Replaces the current content unless clear is false. What is typed into password fields never appears in ' +
-    'any result. Returns what changed on the page.',
+    `any result. Returns what changed on the page. ${TARGET_HELP}`,
   effect: 'write',
   scope: 'page',
+  resolvesTargets: true,
   typedInto: (args) => targetOf(args),
   input: z.object({
     ref: refArg,
+    target: targetArg,
     selector: selectorArg,
     text: z.string().max(MAX_TYPED_CHARS).describe('The text to type'),
     clear: z.boolean().default(true).describe('Empty the field first (default true); false appends to what is there'),

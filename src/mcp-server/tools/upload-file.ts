@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { elementTarget, performAction, targetLabel } from '../action-flow';
 import { decodedBytes, isBase64 } from '../file-content';
 import { defineTool } from '../tool';
-import { dialogArg, refArg, selectorArg } from './action-args';
+import { dialogArg, refArg, selectorArg, TARGET_HELP, targetArg } from './action-args';
 
 /** Decoded bytes per call: with base64's growth, one call stays inside OpenAB's 1 MiB method frame. */
 export const UPLOAD_CAP_BYTES = 700 * 1024;
@@ -34,15 +34,17 @@ export const uploadFile = defineTool({
   name: 'upload_file',
   title: 'Upload files',
   description:
-    'Put files into a file input or onto a drop zone, as if the user had chosen them. Target (by ref or CSS ' +
-    'selector) a file input, its label or "Browse" button, or a drop zone; the page gets the events a real choice ' +
-    'or drop sends. At most 700 KiB of file data per call. Pages that use the browser’s own file picker ' +
-    '(showOpenFilePicker) cannot be filled. Returns what was chosen and what changed on the page.',
+    'Put files into a file input or onto a drop zone, as if the user had chosen them. Name a file input, its ' +
+    'label or "Browse" button, or a drop zone; the page gets the events a real choice or drop sends. At most ' +
+    '700 KiB of file data per call. Pages that use the browser’s own file picker (showOpenFilePicker) cannot be ' +
+    `filled. Returns what was chosen and what changed on the page. ${TARGET_HELP}`,
   effect: 'write',
   scope: 'page',
+  resolvesTargets: true,
   contentArgs: ['contentBase64'],
   input: z.object({
     ref: refArg,
+    target: targetArg,
     selector: selectorArg,
     files: z
       .array(fileArg)

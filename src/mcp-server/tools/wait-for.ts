@@ -1,5 +1,6 @@
 /**
- * Waits for text or an element to appear (or, with `gone`, disappear) in any frame of the tab.
+ * Waits for text or an element (by CSS selector, or by role and name as a snapshot prints it) to
+ * appear (or, with `gone`, disappear) in any frame of the tab.
  * Each frame's agent watches its own document (mutations, paced by animation frames); the first
  * frame to see the text ends the wait everywhere. Bounded by `timeout`, cancelled with the call.
  * Answers like an action: what changed since the last snapshot, or the page if it is a new one.
@@ -12,6 +13,7 @@ import { formatSnapshot } from '../snapshot-format';
 import { defineTool, type PageToolContext } from '../tool';
 import { isRefusal } from '../page-guard';
 import { originOf } from './page-read';
+import { TargetArg, targetText } from '../target-args';
 
 export const DEFAULT_WAIT_MS = 5_000;
 export const MAX_WAIT_MS = 60_000;
@@ -28,7 +30,7 @@ async function frameIdsToWatch(ctx: PageToolContext): Promise<number[]> {
 /** True when the condition held: any frame for appearing, every frame for disappearing. */
 async function waitInFrames(
   ctx: PageToolContext,
-  condition: { text?: string; selector?: string; gone: boolean },
+  condition: { text?: string; selector?: string; target?: { role?: string; name: string }; gone: boolean },
   timeoutMs: number,
 ): Promise<boolean> {
   const tabId = ctx.tab.id;
@@ -67,12 +69,17 @@ export const waitFor = defineTool({
   name: 'wait_for',
   title: 'Wait for text or element',
   description:
-    'Wait until some text or an element (CSS selector) appears on the page — or disappears, with gone — in any ' +
-    'frame, then return the page. Use after an action whose effect takes time (loading, saving).',
+    'Wait until some text or an element appears on the page — or disappears, with gone — in any frame, then ' +
+    'return the page. Name the element by `target`, its role and name as a snapshot would print them (e.g. ' +
+    '{ "role": "button", "name": "Save" }), or by CSS selector. Use after an action whose effect takes time ' +
+    '(loading, saving).',
   effect: 'read',
   scope: 'page',
   input: z.object({
     text: z.string().min(1).optional().describe('Text to wait for (case-insensitive, visible text)'),
+    target: TargetArg.omit({ nth: true })
+      .optional()
+      .describe('An element to wait for as a snapshot would print it, { role, name }; hidden ones are not printed'),
     selector: z.string().min(1).optional().describe('CSS selector of an element to wait for (visible)'),
     gone: z.boolean().default(false).describe('Wait for the text or element to disappear instead'),
     timeout: z
@@ -84,16 +91,26 @@ export const waitFor = defineTool({
       .describe('Longest wait in milliseconds (default 5000, at most 60000)'),
   }),
   async handle(args, ctx, response) {
-    if ((args.text === undefined) === (args.selector === undefined)) {
-      response.error('Pass exactly one of `text` or `selector` to wait for.');
+    const given = [args.text, args.target, args.selector].filter((value) => value !== undefined);
+    if (given.length !== 1) {
+      response.error('Pass exactly one of `text`, `target` or `selector` to wait for.');
       return;
     }
-    const what = args.text !== undefined ? `text "${args.text}"` : `an element matching ${args.selector}`;
+    const what =
+      args.text !== undefined
+        ? `text "${args.text}"`
+        : args.target !== undefined
+          ? `an element printed as ${targetText(args.target)}`
+          : `an element matching ${args.selector}`;
     const started = Date.now();
     const before = ctx.snapshots.last(ctx.tab.id);
     const condition = {
       gone: args.gone,
-      ...(args.text !== undefined ? { text: args.text } : { selector: args.selector }),
+      ...(args.text !== undefined
+        ? { text: args.text }
+        : args.target !== undefined
+          ? { target: args.target }
+          : { selector: args.selector }),
     };
     let met: boolean;
     try {

@@ -23,6 +23,7 @@ export async function runSnapshot(command: z.output<typeof SnapshotCommand>, env
   const { lines, frames, frameElements } = walkSnapshot(root, {
     refs,
     frameInside: nonce ? (element) => env.frames.frameIn(element, nonce) : undefined,
+    ...(command.targets?.length ? { targets: command.targets } : {}),
   });
   if (nonce && frameElements.length)
     env.frames.rememberSlots(

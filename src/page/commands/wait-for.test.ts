@@ -35,6 +35,34 @@ describe('waitFor', () => {
     expect(await pending).toMatchObject({ ok: true, value: { met: true } });
   });
 
+  it('waits for an element as a snapshot would print it, by role and whole name, and for it to go', async () => {
+    document.body.innerHTML = '<section aria-label="Done"><p>Saving</p></section>';
+    const page = agent();
+    const pending = wait(page, { target: { role: 'button', name: 'Undo' } });
+    setTimeout(
+      () =>
+        document
+          .querySelector('section')!
+          .append(Object.assign(document.createElement('button'), { textContent: 'Undo move' })),
+      20,
+    );
+    setTimeout(
+      () =>
+        document
+          .querySelector('section')!
+          .append(Object.assign(document.createElement('button'), { textContent: 'Undo' })),
+      60,
+    );
+    expect(await pending).toMatchObject({ ok: true, value: { met: true } });
+    expect(document.querySelectorAll('button')).toHaveLength(2);
+    const gone = wait(page, { target: { role: 'text', name: 'Saving' }, gone: true });
+    setTimeout(() => ((document.querySelector('p') as HTMLElement).style.display = 'none'), 20);
+    expect(await gone).toMatchObject({ ok: true, value: { met: true } });
+    expect(await wait(page, { target: { role: 'region', name: 'Done' }, timeoutMs: 50 })).toMatchObject({
+      value: { met: true, waitedMs: expect.any(Number) },
+    });
+  });
+
   it('gives up after the timeout', async () => {
     const started = Date.now();
     const result = await wait(agent(), { text: 'never', timeoutMs: 150 });

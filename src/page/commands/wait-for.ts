@@ -1,20 +1,32 @@
 /**
- * Waits until text or an element appears (or, with `gone`, disappears) in this document. Checks run
- * when the DOM changes, a beat later (so a burst of changes is checked once), plus a slow safety
- * check for changes no mutation announces (style sheets, animations). Bounded by `timeoutMs`; the
- * panel can cancel it by id. All of it keeps Tabwright's time (`../clock.ts`), not the page's
- * frames or timers, so it is as prompt in a tab that is not in front.
+ * Waits until text, an element matching a selector, or an element as a snapshot would print it
+ * (role and name) appears (or, with `gone`, disappears) in this document. Checks run when the DOM
+ * changes, a beat later (so a burst of changes is checked once), plus a slow safety check for
+ * changes no mutation announces (style sheets, animations). Bounded by `timeoutMs`; the panel can
+ * cancel it by id. All of it keeps Tabwright's time (`../clock.ts`), not the page's frames or
+ * timers, so it is as prompt in a tab that is not in front.
  */
 import type { z } from 'zod';
 import { BEAT_MS, pageClock } from '../clock';
 import { PageError, type PageEnv } from '../env';
 import type { CancelWaitCommand, WaitForCommand } from '../protocol';
 import { readableText } from '../readable-text';
+import { RefRegistry } from '../refs';
+import { walkSnapshot } from '../snapshot';
+import { lineMatches, targetMatch } from '../target-match';
 
 const SAFETY_CHECK_MS = 250;
 const normalise = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
 
 function presence(command: z.output<typeof WaitForCommand>, env: PageEnv): () => boolean {
+  if (command.target !== undefined) {
+    const match = targetMatch(command.target);
+    // A registry of its own: looking is not a snapshot, and hands out none of the document's refs.
+    return () => {
+      const root = env.document.body ?? env.document.documentElement;
+      return walkSnapshot(root, { refs: new RefRegistry('') }).lines.some((line) => lineMatches(line, match));
+    };
+  }
   if (command.selector !== undefined) {
     const selector = command.selector;
     try {

@@ -1,6 +1,7 @@
 /**
  * The audit log view: every tool call, newest first, filterable by agent, tool, outcome and text,
- * each entry expandable to its (masked) arguments and the reason for a refusal. Exports what the
+ * each entry expandable to its (masked) arguments, the elements it looked up by role and name, and
+ * the reason for a refusal. Exports what the
  * filter shows as JSON Lines. Long logs render the newest few hundred matches, so it stays fast.
  */
 import type { AuditEntry, GateName } from '../../mcp-server/gates/types';
@@ -61,6 +62,9 @@ function entryItem(entry: AuditEntry): HTMLElement {
         ` · ${entry.durationMs} ms`,
       ),
       h('pre', { className: 'args' }, JSON.stringify(entry.args, null, 2)),
+      entry.targets?.length
+        ? h('p', { className: 'audit-targets' }, `${t('fieldLabel', t('confirmTargets'))} ${entry.targets.join(' · ')}`)
+        : null,
       entry.detail ? h('p', { className: 'audit-detail' }, entry.detail) : null,
     ),
   );

@@ -7,7 +7,9 @@ import { h } from '../dom';
 import { t } from '../i18n';
 import { renderMarkdown } from '../markdown/engine';
 import { openableHref } from '../markdown/sanitize';
+import { showInvisible } from '../../shared/text/invisible';
 import { icon } from './icons';
+import { toolContent } from './tool-card';
 
 const ENTRY_STATUS = {
   pending: { mark: '○', text: () => t('planPending') },
@@ -71,7 +73,11 @@ export interface PermissionHandlers {
   answer(optionId: string): void;
 }
 
-/** A request from the agent, answered in place: one button per option, named by the option. */
+/**
+ * A request from the agent, answered in place: what the agent says it wants to do (its words, the
+ * tool's kind and name, any diff), then one button per option, named by the option. Only "allow
+ * once" looks like the main action; the card itself, not an allow button, takes the focus.
+ */
 export function permissionCard(agentName: string, segment: SegmentOf<'permission'>, handlers: PermissionHandlers) {
   const headingId = `${segment.id}-heading`;
   const card = h(
@@ -79,15 +85,25 @@ export function permissionCard(agentName: string, segment: SegmentOf<'permission
     {
       className: `card permission${handlers.awaiting ? ' awaiting' : ''}`,
       role: 'group',
+      tabindex: -1,
       'aria-labelledby': headingId,
       'data-permission': segment.id,
     },
-    h('h4', { id: headingId }, icon('alert'), h('span', {}, t('permissionHeading', agentName, segment.title))),
+    h(
+      'h4',
+      { id: headingId },
+      icon('alert'),
+      h('span', {}, t('permissionHeading', agentName, showInvisible(segment.title))),
+    ),
   );
+  const tool = [segment.toolKind, segment.toolName].filter(Boolean).map((part) => showInvisible(part!));
+  if (tool.length) card.append(h('p', { className: 'permission-tool muted' }, t('permissionTool', tool.join(' · '))));
+  for (const content of segment.content ?? []) card.append(toolContent(content));
   if (segment.input) {
     card.append(h('details', {}, h('summary', {}, t('toolArguments')), h('pre', {}, segment.input)));
   }
   if (handlers.awaiting) {
+    const primary = segment.options.find((option) => option.kind === 'allow_once');
     card.append(
       h(
         'div',
@@ -97,7 +113,7 @@ export function permissionCard(agentName: string, segment: SegmentOf<'permission
             'button',
             {
               type: 'button',
-              className: option.kind.startsWith('allow') ? 'primary' : option.kind.startsWith('reject') ? 'danger' : '',
+              className: option === primary ? 'primary' : option.kind.startsWith('reject') ? 'danger' : '',
               'data-option': option.optionId,
               onclick: () => handlers.answer(option.optionId),
             },

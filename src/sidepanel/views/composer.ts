@@ -1,7 +1,8 @@
 /**
  * Where the user writes: Enter sends, Shift+Enter starts a new line, `/` lists the agents' slash
- * commands and `@` completes agent names. Stop, Retry and Clear screen sit beside Send. The draft
- * is reported as it changes so it survives the panel closing.
+ * commands and `@` completes agent names. Stop, Retry and Clear screen sit beside Send; above the
+ * box, what the panel puts there (the tab in front, to share). The draft is reported as it changes
+ * so it survives the panel closing.
  */
 import { h } from '../dom';
 import { t } from '../i18n';
@@ -19,6 +20,8 @@ export interface ComposerOptions {
   commands(): Array<SlashCommand & { agentName: string }>;
   /** Names of the agents in the room, for `@` completion. */
   agentNames(): string[];
+  /** Shown above the message box, in its tab order (the tab in front, to share it). */
+  header?: HTMLElement;
 }
 
 /** One entry of the completion list: what it shows, and the text it puts in place of [from, to). */
@@ -95,6 +98,7 @@ export class Composer {
     this.element = h(
       'form',
       { className: 'composer', 'aria-label': t('composer') },
+      options.header ?? null,
       this.#list,
       this.input,
       h('p', { className: 'sr-only', id: 'composer-hint' }, t('composerHint')),

@@ -166,9 +166,10 @@ export class AgentMessageView {
     this.#item = item;
     this.element.classList.toggle('done', item.done);
     this.element.classList.toggle('streaming', !item.done);
+    this.element.classList.toggle('interrupted', !item.done && !!item.interrupted);
     if (item.done) this.#state.remove();
     else {
-      this.#state.textContent = t('replying');
+      this.#state.textContent = item.interrupted ? t('replyInterrupted') : t('replying');
       if (!this.#state.parentNode) this.#copy.before(this.#state);
     }
     if (item.done) this.#finishStreams();

@@ -4,6 +4,7 @@ import { AgentProfile } from '../../shared/settings';
 import type { AgentView } from '../agent-hub';
 import { signInOptions } from '../../acp/sign-in';
 import { applySessionSetup, emptySessionState } from '../session-state';
+import type { HeldTab } from '../../presence/tab-sharing';
 import { chipName, Roster } from './roster';
 
 const view = (fields: Partial<AgentView> = {}): AgentView => ({
@@ -61,6 +62,31 @@ describe('roster chips', () => {
     roster.render([], false);
     expect(root.childElementCount).toBe(0);
     expect(details.hidden).toBe(true);
+  });
+
+  it('list the agent’s tabs in its details, each taken back by a button named by its title, and follow changes', () => {
+    const root = document.createElement('nav');
+    document.body.append(root);
+    let held: HeldTab[] = [
+      { tabId: 4, title: 'Inbox', takeBack: 'Inbox' },
+      { tabId: 7, title: 'Inbox', takeBack: 'Inbox (2)', client: 'Inspector' },
+    ];
+    const takeBack = vi.fn();
+    const roster = new Roster(root, actionSpies(), { of: () => held, takeBack });
+    roster.render([view()], false);
+    root.querySelector('button')!.click();
+    const details = root.nextElementSibling as HTMLElement;
+    const tabs = details.querySelector('section.agent-tabs')!;
+    expect(tabs.getAttribute('aria-label')).toBe("Demo's tabs");
+    const names = [...tabs.querySelectorAll('button')].map((b) => b.getAttribute('aria-label'));
+    expect(names).toEqual(['Take back Inbox', 'Take back Inbox (2)']);
+    expect(tabs.querySelectorAll('li')[1]!.textContent).toContain('Inspector');
+    tabs.querySelectorAll('button')[1]!.click();
+    expect(takeBack).toHaveBeenCalledWith(7);
+    held = [];
+    roster.refreshTabs();
+    expect(details.querySelector('section.agent-tabs')!.textContent).toContain('No tab is shared with Demo');
+    roster.render([], false);
   });
 
   it('show an agent that needs signing in with its own badge, and its methods with what to do', () => {

@@ -9,6 +9,7 @@ import type { ConnectionStatus } from '../../acp/agent-connection';
 import type { AgentView } from '../agent-hub';
 import { h } from '../dom';
 import { t } from '../i18n';
+import type { HeldTab } from '../../presence/tab-sharing';
 import { modeName, modelOption, usagePercent, type ConfigView } from '../session-state';
 
 const STATUS_TEXT: Record<ConnectionStatus, () => string> = {
@@ -63,6 +64,12 @@ export interface RosterActions {
   endSession(agentId: string): void;
 }
 
+/** Each agent's tabs, listed in its details with a "Take back" control each. */
+export interface RosterTabs {
+  of(agentId: string): HeldTab[];
+  takeBack(tabId: number): void;
+}
+
 export class Roster {
   readonly #chips = new Map<string, HTMLButtonElement>();
   readonly #details: HTMLElement;
@@ -73,6 +80,7 @@ export class Roster {
   constructor(
     private readonly root: HTMLElement,
     private readonly actions: RosterActions,
+    private readonly tabs?: RosterTabs,
   ) {
     this.#details = h('section', { className: 'agent-details', id: 'agent-details', hidden: true });
     root.after(this.#details);
@@ -128,6 +136,54 @@ export class Roster {
         view.pending ? h('span', { className: 'badge activity' }, t('queuedCount', String(view.pending))) : null,
       ].filter((node) => node !== null),
     );
+  }
+
+  /** Who has which tab changed, or a tab's title did: the open details show it. */
+  refreshTabs(): void {
+    if (this.#expanded) this.#renderDetails();
+  }
+
+  /** The agent's tabs and its MCP clients', each with its "Take back <title>" control. */
+  #tabsSection(view: AgentView): HTMLElement[] {
+    if (!this.tabs || !view.profile.browserAccess) return [];
+    const { name } = view.profile;
+    const held = this.tabs.of(view.profile.id);
+    const takeBack = (tab: HeldTab) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          'data-control': `take-back-${tab.tabId}`,
+          'aria-label': t('takeBackTab', tab.takeBack),
+          onclick: () => this.tabs?.takeBack(tab.tabId),
+        },
+        t('takeBack'),
+      );
+    const section = h(
+      'section',
+      { className: 'agent-tabs', 'aria-label': t('agentTabsHeading', name) },
+      h('p', {}, t('agentTabsHeading', name)),
+      held.length
+        ? h(
+            'ul',
+            {},
+            ...held.map((tab) =>
+              h(
+                'li',
+                {},
+                h('span', { className: 'tab-title' }, tab.title),
+                tab.client !== undefined ? h('span', { className: 'badge' }, tab.client ?? t('unnamedClient')) : null,
+                takeBack(tab),
+              ),
+            ),
+          )
+        : h(
+            'p',
+            { className: 'muted' },
+            view.profile.followCurrentTab ? t('agentFollowsFront', name) : t('agentNoTabs', name),
+          ),
+    );
+    return [section];
   }
 
   #clicked(agentId: string): void {
@@ -268,6 +324,7 @@ export class Roster {
     this.#details.replaceChildren(
       h('dl', {}, ...rows.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)])),
       ...(view.status === 'needs_signin' ? [this.#signInSection(view)] : []),
+      ...this.#tabsSection(view),
       h(
         'div',
         { className: 'actions' },

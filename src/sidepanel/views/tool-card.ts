@@ -70,7 +70,7 @@ function labelled(label: string, content: HTMLElement): HTMLElement {
   return h('div', { className: 'card-part' }, h('p', { className: 'card-label' }, label), content);
 }
 
-function toolContent(content: ToolContentView): HTMLElement {
+export function toolContent(content: ToolContentView): HTMLElement {
   switch (content.type) {
     case 'text':
       return h('pre', { className: 'tool-output' }, content.text);

@@ -246,15 +246,18 @@ export class TranscriptView {
     this.announce(t('replyFinished', agentName, short));
   }
 
-  /** Moves focus to a waiting request's first control (a permission's first option, a form's first field). */
+  /** Moves focus to a waiting request: a permission card itself, a form's first field. */
   focusPermission(segmentId: string): void {
     this.#frame.run();
     this.#firstControl(segmentId)?.focus();
   }
 
+  /** Where a request takes the focus: never on an option that allows, which Enter would press. */
   #firstControl(segmentId: string): HTMLElement | null {
     const id = CSS.escape(segmentId);
-    const card = this.#log.querySelector(`[data-permission="${id}"], [data-elicitation="${id}"]`);
+    const permission = this.#log.querySelector<HTMLElement>(`[data-permission="${id}"]`);
+    if (permission) return permission;
+    const card = this.#log.querySelector(`[data-elicitation="${id}"]`);
     return card ? firstControl(card) : null;
   }
 
