@@ -16,6 +16,7 @@ const benches: Array<() => Promise<{ bench: Bench }>> = [
   () => import('./render.bench'),
   () => import('./tasks.bench'),
   () => import('./panel.bench'),
+  () => import('./background.bench'),
 ];
 
 async function main(): Promise<void> {

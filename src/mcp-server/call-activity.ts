@@ -31,4 +31,6 @@ export interface CallActivity {
    * `work` ends.
    */
   around(call: ActiveCall, work: (shown: Promise<void>) => Promise<void>): Promise<void>;
+  /** The call waits (on) or has stopped waiting (off) for the person to leave its tab alone. */
+  waitingForPerson?(call: ActiveCall, on: boolean): Promise<void>;
 }

@@ -10,7 +10,9 @@
  */
 import { unknownToolText } from '../contract/mcp';
 import type { PageTransport, TabInfo } from './browser-port';
-import type { CallActivity } from './call-activity';
+import type { ActiveCall, CallActivity } from './call-activity';
+import { ACTION_DEADLINE_MS } from './action-flow';
+import { personFirst } from './person-first';
 import type { Caller } from './caller';
 import { CallSession } from './call-session';
 import { DialogHeld, dialogAnswerOf, heldMidCallText, heldText, type DialogHolds, type DialogPort } from './dialogs';
@@ -326,6 +328,19 @@ export class GatedServer<T extends ToolSpec> implements ToolServer {
     }
   }
 
+  /** A write in its tab waits while the person is using that tab (see `person-first.ts`). */
+  async #personFirst(session: CallSession, tool: T, signal: AbortSignal, call?: ActiveCall): Promise<void> {
+    const tab = session.tab;
+    if (!tab || tool.scope !== 'page' || tool.effect !== 'write') return;
+    const { activity } = this.options;
+    await personFirst({
+      idleMs: async (signal) => (await session.guard.run(tab.id, { op: 'personIdle' }, { signal })).idleMs,
+      limitMs: ACTION_DEADLINE_MS,
+      ...(call && activity?.waitingForPerson ? { waiting: (on: boolean) => activity.waitingForPerson!(call, on) } : {}),
+      signal,
+    });
+  }
+
   /** The tool itself: in its tab's turn, while what the call shows is up, stopped by the user's dialog. */
   async #run(session: CallSession, tool: T, args: Record<string, unknown>): Promise<void> {
     const { tabQueue, activity } = this.options;
@@ -333,27 +348,29 @@ export class GatedServer<T extends ToolSpec> implements ToolServer {
     const work = () =>
       this.#unlessHeld(session, tool, async (signal) => {
         session.workSignal = signal;
-        if (!activity || tool.scope === 'site') return this.kind.run(session, tool, args);
+        if (!activity || tool.scope === 'site') {
+          await this.#personFirst(session, tool, signal);
+          return this.kind.run(session, tool, args);
+        }
         const write = tool.effect === 'write';
         const target = tool.scope === 'page' ? 'page' : 'tabs';
         const checkDestination = (url: string) => session.decide(url);
-        await activity.around(
-          {
-            tool: tool.name,
-            write,
-            target,
-            tab,
-            follows: this.kind.followsFront?.(session) ?? true,
-            windowId: this.options.windowId ?? -1,
-            signal,
-            checkDestination,
-            page: session.guard,
-          },
-          async (shown) => {
-            session.guard.waitFor(shown);
-            await this.kind.run(session, tool, args);
-          },
-        );
+        const call: ActiveCall = {
+          tool: tool.name,
+          write,
+          target,
+          tab,
+          follows: this.kind.followsFront?.(session) ?? true,
+          windowId: this.options.windowId ?? -1,
+          signal,
+          checkDestination,
+          page: session.guard,
+        };
+        await activity.around(call, async (shown) => {
+          session.guard.waitFor(shown);
+          await this.#personFirst(session, tool, signal, call);
+          await this.kind.run(session, tool, args);
+        });
       });
     try {
       await (tab && tool.scope === 'page' && tabQueue ? tabQueue.run(tab.id, session.signal, work) : work());

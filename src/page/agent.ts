@@ -25,6 +25,9 @@ import { runFetch } from './commands/fetch';
 import { listenerQuery, recordAsker, type ListenerQuery, type RecordAsker } from './listener-channel';
 import { installedRelay, type DialogRelay } from './dialogs/relay';
 import { runPageState } from './commands/page-state';
+import { runPersonIdle } from './commands/person-idle';
+import { PersonInput } from './person-input';
+import { pageClock } from './clock';
 import { PageError, type PageEnv } from './env';
 import { FrameHandshake } from './frame-handshake';
 import { PageCommand, type ElementTarget, type PageEnvelope } from './protocol';
@@ -59,6 +62,7 @@ const handlers: Handlers = {
   extract: runExtract,
   pageState: runPageState,
   fetch: runFetch,
+  personIdle: runPersonIdle,
 };
 
 /** Works in insecure contexts too (plain http), where `crypto.randomUUID` is missing. */
@@ -79,9 +83,11 @@ export class PageAgent implements PageEnv {
   readonly documentId = randomId();
   readonly waits = new Map<string, AbortController>();
   readonly frames: FrameHandshake;
+  readonly person: PersonInput;
 
   constructor(readonly document: Document) {
     this.frames = new FrameHandshake(document.defaultView ?? window);
+    this.person = new PersonInput(document.defaultView ?? window);
     watchPasswordToggles(document);
   }
 
@@ -142,6 +148,11 @@ export class PageAgent implements PageEnv {
     }
     if (!element) throw new PageError(`No element matches the selector ${target.selector}.`, 'no-match');
     return element;
+  }
+
+  /** A tick of Tabwright's clock, sent by the panel while a command runs here (see `clock.ts`). */
+  tick(): void {
+    pageClock.tick();
   }
 
   /** Synchronous commands answer at once; asynchronous ones return a promise executeScript awaits. */

@@ -3,6 +3,7 @@ import type { DialogRelay } from './dialogs/relay';
 import type { PageErrorCode } from './error-codes';
 import type { FrameHandshake } from './frame-handshake';
 import type { ListenerQuery, RecordAsker } from './listener-channel';
+import type { PersonInput } from './person-input';
 import type { ElementTarget } from './protocol';
 import type { RefRegistry } from './refs';
 
@@ -21,6 +22,8 @@ export interface PageEnv {
   readonly documentId: string;
   /** Maps this document's iframe elements to the documents inside them. */
   readonly frames: FrameHandshake;
+  /** When the person last typed, clicked or scrolled here. */
+  readonly person: PersonInput;
   /** Waits in progress, by id, so the panel can cancel them. */
   readonly waits: Map<string, AbortController>;
   /** The registry of this document, created with the frame's ref prefix on first use. */

@@ -6,6 +6,7 @@
  * advance; a window or a frame id can only be claimed once per nonce (the genuine message is
  * posted first), which keeps a page from pointing one iframe at another frame's content.
  */
+import { pageClock } from './clock';
 
 const KEY = '__tabwrightFrameHello';
 const MAX_NONCES = 8;
@@ -80,12 +81,12 @@ export class FrameHandshake {
     if (done()) return Promise.resolve();
     return new Promise((resolve) => {
       const finish = () => {
-        clearTimeout(timer);
+        cancel();
         this.#listeners.delete(check);
         resolve();
       };
       const check = () => done() && finish();
-      const timer = setTimeout(finish, timeoutMs);
+      const cancel = pageClock.schedule(timeoutMs, finish);
       this.#listeners.add(check);
     });
   }

@@ -84,7 +84,7 @@ export const FrameRectsCommand = z.object({
 
 /** How long the page waits after an action for its effect to show (see page/actions/settle.ts). */
 export const SettleSpec = z.object({
-  quietFrames: z.number().int().nonnegative().max(60).optional(),
+  quietBeats: z.number().int().nonnegative().max(60).optional(),
   quietMs: z.number().int().nonnegative().optional(),
   idleMs: z.number().int().nonnegative().optional(),
   capMs: z.number().int().positive().max(30_000).optional(),
@@ -236,6 +236,9 @@ export const ExtractCommand = z.object({
 });
 
 /** Whether the document shows the connector's sign-in form. */
+/** How long ago the person last typed, clicked or scrolled in the document. */
+export const PersonIdleCommand = z.object({ op: z.literal('personIdle') });
+
 export const PageStateCommand = z.object({ op: z.literal('pageState'), signedOutSelector: z.string().optional() });
 
 /** A request the page itself could make: same origin, the page's own cookies. */
@@ -275,6 +278,7 @@ export const PageCommand = z.discriminatedUnion('op', [
   ExtractCommand,
   PageStateCommand,
   FetchCommand,
+  PersonIdleCommand,
 ]);
 export type PageCommand = z.input<typeof PageCommand>;
 
@@ -394,6 +398,7 @@ const replies = {
   extract: ExtractReply,
   pageState: z.object({ signedOut: z.boolean() }),
   fetch: FetchReply,
+  personIdle: z.object({ idleMs: z.number().nonnegative().nullable() }),
 } as const;
 type Replies = typeof replies;
 

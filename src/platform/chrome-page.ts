@@ -18,6 +18,7 @@ import { FRAME_GONE_TEXT, PageErrorCode, pageErrorCodeOf } from '../page/error-c
 import { PageEnvelope, replySchema, type PageCommand, type PageReply } from '../page/protocol';
 import { watchFilePicker } from '../page/main-world/file-picker-watch';
 import { REQUEST_SIGNALS } from '../page/main-world/request-signals';
+import { TICK_MS } from '../page/clock';
 import { raceAbort } from '../shared/race-abort';
 
 export const PAGE_AGENT_FILE = 'page/agent.js';
@@ -34,6 +35,29 @@ export function readEnvelope<C extends PageCommand>(command: C, result: unknown)
   const reply = replySchema(command).safeParse(envelope.data.value);
   if (!reply.success) throw new PageCommandError('The page agent answered in an unexpected shape.', 'bad-reply');
   return { value: reply.data as PageReply<C>, url: envelope.data.url, documentId: envelope.data.documentId };
+}
+
+/** Runs in the page; must not close over anything. */
+function tickAgent(): void {
+  (globalThis as unknown as Record<string, { tick(): void } | undefined>).__tabwrightPageAgent?.tick();
+}
+
+/**
+ * Ticks the page's clock (`page/clock.ts`) until `running` settles: a tab that is not in front gets
+ * no animation frames and late timers, so the command's waits keep time by these. A tick is sent
+ * only once the one before it arrived, so a busy page is never queued up with them.
+ */
+async function tickWhile(target: chrome.scripting.InjectionTarget, running: Promise<unknown>): Promise<void> {
+  let done = false;
+  void running.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  while (!done) {
+    await new Promise((resolve) => setTimeout(resolve, TICK_MS));
+    if (done) return;
+    await chrome.scripting.executeScript({ target, func: tickAgent }).catch(() => undefined);
+  }
 }
 
 const isMissing = (result: unknown) => (result as { missing?: boolean } | undefined)?.missing === true;
@@ -83,6 +107,10 @@ export class ChromePageTransport implements PageTransport {
       const [injection] = await chrome.scripting.executeScript({ target, func: invokeAgent, args: [command] });
       return injection?.result;
     };
+    const ticked = (running: Promise<unknown>) => {
+      void tickWhile(target, running);
+      return running;
+    };
     let result: unknown;
     try {
       options.signal?.throwIfAborted();
@@ -96,12 +124,12 @@ export class ChromePageTransport implements PageTransport {
         });
         await raceAbort(watch, options.signal);
       }
-      result = await raceAbort(call(), options.signal);
+      result = await raceAbort(ticked(call()), options.signal);
       if (isMissing(result)) {
         // A document older than the registered main-world script gets its request signals now.
         await raceAbort(chrome.scripting.executeScript({ target, world: 'MAIN', ...REQUEST_SIGNALS }), options.signal);
         await raceAbort(chrome.scripting.executeScript({ target, files: [PAGE_AGENT_FILE] }), options.signal);
-        result = await raceAbort(call(), options.signal);
+        result = await raceAbort(ticked(call()), options.signal);
       }
     } catch (error) {
       if (options.signal?.aborted) throw error;

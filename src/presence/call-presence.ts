@@ -33,6 +33,8 @@ export interface PresenceOptions {
   outlineOn(): boolean;
   /** The outline's words, e.g. "Claude is working in this tab". */
   label(agentName: string): string;
+  /** Its words while the agent waits for the person to leave the tab alone, e.g. "Claude is waiting for you". */
+  waitingLabel?(agentName: string): string;
   activeTab(windowId: number): Promise<TabInfo | undefined>;
   onError?(error: unknown): void;
 }
@@ -45,7 +47,18 @@ export class CallPresence {
 
   /** The hook for one agent's browser server; `agent` is read on every call (the user may rename it). */
   activityFor(agent: () => AgentRef): CallActivity {
-    return { around: (call, work) => this.#around(agent(), call, work) };
+    return {
+      around: (call, work) => this.#around(agent(), call, work),
+      waitingForPerson: (call, on) => this.#waiting(agent(), call, on),
+    };
+  }
+
+  /** The outline says the agent waits for the person, or (off) that it works again. */
+  async #waiting(agent: AgentRef, call: ActiveCall, on: boolean): Promise<void> {
+    const tabId = call.tab?.id;
+    if (tabId === undefined || !this.#acting.get(tabId)?.some((acting) => acting.id === agent.id)) return;
+    const words = on ? this.options.waitingLabel : undefined;
+    await this.#show(call.page, tabId, agent, words?.(agent.name));
   }
 
   async #around(agent: AgentRef, call: ActiveCall, work: (shown: Promise<void>) => Promise<void>): Promise<void> {
@@ -87,11 +100,11 @@ export class CallPresence {
     await this.options.outline.hide(tabId).catch((error: unknown) => this.options.onError?.(error));
   }
 
-  async #show(page: PagePort, tabId: number, agent: AgentRef): Promise<void> {
+  async #show(page: PagePort, tabId: number, agent: AgentRef, label?: string): Promise<void> {
     const colour = OUTLINE_COLOURS[colourFor(agent.id)];
     // A page that cannot show it (a browser page, a frame gone) still gets the action.
     await this.options.outline
-      .show(page, tabId, this.options.label(agent.name), colour, OUTLINE_LEASE_MS)
+      .show(page, tabId, label ?? this.options.label(agent.name), colour, OUTLINE_LEASE_MS)
       .catch((error: unknown) => this.options.onError?.(error));
   }
 }

@@ -63,6 +63,7 @@ export async function startPresence(options: PresenceOptions): Promise<PanelPres
     outline: chromeOutline(),
     outlineOn: () => settings().agentOutline,
     label: (name) => t('agentWorkingHere', name),
+    waitingLabel: (name) => t('agentWaitingForYou', name),
     activeTab: (windowId) => options.browser.activeTab(windowId),
     onError: warn,
   });

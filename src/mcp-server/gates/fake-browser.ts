@@ -42,7 +42,16 @@ export interface FakeBrowser extends BrowserPort {
   captureData: ((count: number) => string) | undefined;
 }
 
-const READ_ONLY_OPS = new Set(['snapshot', 'inspectTargets', 'getText', 'readDom', 'hello', 'viewport', 'find']);
+const READ_ONLY_OPS = new Set([
+  'snapshot',
+  'inspectTargets',
+  'getText',
+  'readDom',
+  'hello',
+  'viewport',
+  'find',
+  'personIdle',
+]);
 
 export function fakeBrowser(tabs: TabInfo[]): FakeBrowser {
   const effects: string[] = [];

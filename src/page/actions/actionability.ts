@@ -9,7 +9,7 @@ import { isAgentOutline } from '../outline';
 import { composedContains, composedParent, firstBox } from './composed-tree';
 import { describeElement } from './describe';
 import { ownWidgetCover } from './own-widget';
-import { nextFrame, sleep, throwIfCancelled } from './timing';
+import { nextBeat, sleep, throwIfCancelled } from './timing';
 
 export { composedContains, composedParent };
 
@@ -176,9 +176,9 @@ function reaches(target: Element, hit: Element): boolean {
   return !!label && (label.control === target || composedContains(label, target));
 }
 
-/** The element's box once it holds still for a frame; throws when it moves or disappears. */
+/** The element's box once it holds still for a beat; throws when it moves or disappears. */
 async function stableBox(element: Element, box: DOMRect, signal: AbortSignal): Promise<DOMRect> {
-  await nextFrame(element.ownerDocument.defaultView!, signal);
+  await nextBeat(signal);
   const settled = firstBox(element);
   if (!settled) {
     throw new NotActionable('visible', 'it disappeared', 'Call snapshot again to see the page as it is now.');

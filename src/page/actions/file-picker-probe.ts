@@ -6,7 +6,7 @@
  * reports such calls by the DOM event `pickerEvent`.
  */
 import { clickAt } from './pointer';
-import { nextFrame, yieldToPage } from './timing';
+import { nextBeat, yieldToPage } from './timing';
 
 export interface ProbeResult {
   /** The file input the click opened, its picker cancelled. */
@@ -38,7 +38,7 @@ export async function probeFileControl(
     clickAt(hit, at.x, at.y, 'left', false);
     // Handlers that open the input a moment later (a framework's scheduled update) still count.
     await yieldToPage(signal);
-    await nextFrame(view, signal);
+    await nextBeat(signal);
   } finally {
     view.removeEventListener('click', onClick, true);
     document.removeEventListener(pickerEvent, onPicker);

@@ -4,7 +4,7 @@ import { AgentOutline } from '../outline';
 import { REQUEST_EVENT } from './request-watch';
 import { SettleWatch, type SettleOptions } from './settle';
 
-const OPTIONS: SettleOptions = { quietFrames: 2, quietMs: 0, idleMs: 300, capMs: 3_000 };
+const OPTIONS: SettleOptions = { quietBeats: 2, quietMs: 0, idleMs: 300, capMs: 3_000 };
 
 /** Animation frames the page has drawn since `start`, counted by a callback of our own each frame. */
 function frameCounter(view: Window): { readonly frames: number; stop(): void } {

@@ -1,21 +1,23 @@
 /**
  * After an action the page needs a moment to show its effect. The wait adapts to what the page
- * does: once the DOM has changed, it ends when two animation frames have passed without another
- * change since the action ended and every request the action set off has finished; when nothing
- * changed at all, it waits a little longer (`idleMs`) in case the change is on its way by a timer.
- * It ends at once when the document starts navigating away, and never later than the cap.
- * Same-document navigations that a router intercepts, and regions the page marks `aria-busy`, are
- * waited for until they finish.
+ * does: once the DOM has changed, it ends when two beats of Tabwright's clock (`../clock.ts`, about
+ * a frame each) have passed without another change since the action ended and every request the
+ * action set off has finished; when nothing changed at all, it waits a little longer (`idleMs`) in
+ * case the change is on its way by a timer. It ends at once when the document starts navigating
+ * away, and never later than the cap. Same-document navigations that a router intercepts, and
+ * regions the page marks `aria-busy`, are waited for until they finish. No animation frame or page
+ * timer paces it, so it takes as long in a tab that is not in front as in the tab in front.
  * Requests are seen through the page's own request signals (see `main-world/request-signals.ts`).
  */
 import { isAgentOutline } from '../outline';
+import { BEAT_MS, pageClock } from '../clock';
 import { RequestWatch } from './request-watch';
 import { ActionCancelled } from './timing';
 
 export interface SettleOptions {
-  /** Animation frames without a DOM change (or a request ending) that count as settled. */
-  quietFrames: number;
-  /** Least quiet time after the last change, on top of the frames (for documents that just loaded). */
+  /** Beats of the clock without a DOM change (or a request ending) that count as settled. */
+  quietBeats: number;
+  /** Least quiet time after the last change, on top of the beats (for documents that just loaded). */
   quietMs: number;
   /** How long to wait when the action changed nothing at all. */
   idleMs: number;
@@ -23,10 +25,7 @@ export interface SettleOptions {
   capMs: number;
 }
 
-export const DEFAULT_SETTLE: SettleOptions = { quietFrames: 2, quietMs: 0, idleMs: 300, capMs: 3_000 };
-
-/** When frames are not running (hidden or occluded tabs), a timer stands in for each one. */
-const FRAME_FALLBACK_MS = 50;
+export const DEFAULT_SETTLE: SettleOptions = { quietBeats: 2, quietMs: 0, idleMs: 300, capMs: 3_000 };
 
 export type SettleReason = 'quiet' | 'idle' | 'cap' | 'navigation';
 
@@ -128,7 +127,6 @@ export class SettleWatch {
   /** Waits, from the end of the action, until the page settles (see the module comment). */
   settle(options: SettleOptions, signal: AbortSignal): Promise<Settled> {
     const actionEnded = performance.now();
-    const view = this.document.defaultView;
     return new Promise<Settled>((resolve, reject) => {
       let routingDone = false;
       const routing = this.routing;
@@ -136,11 +134,9 @@ export class SettleWatch {
         () => (routingDone = true),
         () => (routingDone = true),
       );
-      let frame = 0;
-      let timer: ReturnType<typeof setTimeout> | undefined;
+      let cancelBeat = () => {};
       const stop = () => {
-        clearTimeout(timer);
-        if (frame) view?.cancelAnimationFrame(frame);
+        cancelBeat();
         signal.removeEventListener('abort', onAbort);
       };
       const finish = (reason: SettleReason) => {
@@ -158,40 +154,37 @@ export class SettleWatch {
         stop();
         reject(new ActionCancelled());
       };
-      // Activity (a DOM change, a request starting or ending) seen by the previous frame. What the
+      // Activity (a DOM change, a request starting or ending) seen by the previous beat. What the
       // action did before the wait began is already seen: a page that answered within the action
-      // (a synchronous handler, a framework's microtask render) needs two frames, not a third.
+      // (a synchronous handler, a framework's microtask render) needs two beats, not a third.
       let seenMutations = this.#mutations;
       let seenRequests = this.#requests.events;
-      let quietFrames = 0;
+      let quietBeats = 0;
       const step = () => {
-        frame = 0;
-        clearTimeout(timer);
         const now = performance.now();
         if (this.leaving) return finish('navigation');
         if (now - actionEnded >= options.capMs) return finish('cap');
         if (this.#mutations !== seenMutations || this.#requests.events !== seenRequests) {
           seenMutations = this.#mutations;
           seenRequests = this.#requests.events;
-          quietFrames = 0;
-        } else quietFrames++;
+          quietBeats = 0;
+        } else quietBeats++;
         const waitingOnRouter = routing !== undefined && !routingDone;
         // A region the page marks aria-busy is still loading: its content is what the action asked for.
         if (!waitingOnRouter && !this.#requests.pending && !this.#newlyBusy()) {
           const active = this.#mutations > 0 || this.#requests.events > 0;
           const quietLongEnough = this.#lastChange < 0 || now - this.#lastChange >= options.quietMs;
-          if (active && quietFrames >= options.quietFrames && quietLongEnough) return finish('quiet');
+          if (active && quietBeats >= options.quietBeats && quietLongEnough) return finish('quiet');
           if (!active && now - actionEnded >= options.idleMs) return finish('idle');
         }
         schedule();
       };
       const schedule = () => {
-        frame = view ? view.requestAnimationFrame(step) : 0;
-        timer = setTimeout(step, FRAME_FALLBACK_MS);
+        cancelBeat = pageClock.schedule(BEAT_MS, step);
       };
       if (signal.aborted) return reject(new ActionCancelled());
       signal.addEventListener('abort', onAbort, { once: true });
-      // A navigation the action set off ends the wait without waiting for a frame.
+      // A navigation the action set off ends the wait without waiting for a beat.
       if (this.leaving) return finish('navigation');
       schedule();
     });

@@ -14,7 +14,7 @@ import { inputBounds } from './options';
 import { dispatchKey } from './key-events';
 import { characterKey } from './keyboard';
 import { submitFromField } from './submit';
-import { nextFrame, yieldToPage } from './timing';
+import { nextBeat, yieldToPage } from './timing';
 
 export interface Typed {
   /** What the field should hold if the page took the text as typed (text fields only). */
@@ -115,7 +115,7 @@ export async function typeText(
     if (isTextControl(field) && after !== before) fireChange(field);
   }
   if (options.submit) {
-    await nextFrame(html.ownerDocument.defaultView!, options.signal);
+    await nextBeat(options.signal);
     typed.submitted = pressEnterToSubmit(field);
   }
   return typed;

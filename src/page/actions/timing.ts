@@ -1,7 +1,8 @@
 /**
- * Waits inside the page that stop as soon as their action is cancelled. Animation frames do not run
- * in hidden or occluded tabs, so every frame wait is backed by a timer.
+ * Waits inside the page that stop as soon as their action is cancelled, kept by Tabwright's clock
+ * (`../clock.ts`) rather than the page's frames or timers, which stall in a tab that is not in front.
  */
+import { BEAT_MS, pageClock } from '../clock';
 
 export class ActionCancelled extends Error {
   constructor() {
@@ -13,40 +14,28 @@ export function throwIfCancelled(signal: AbortSignal): void {
   if (signal.aborted) throw new ActionCancelled();
 }
 
+/** Waits `ms` by Tabwright's clock, which keeps time in a tab that is not in front too. */
 export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(new ActionCancelled());
     const onAbort = () => {
-      clearTimeout(timer);
+      cancel();
       reject(new ActionCancelled());
     };
-    const timer = setTimeout(() => {
+    const cancel = pageClock.schedule(ms, () => {
       signal.removeEventListener('abort', onAbort);
       resolve();
-    }, ms);
+    });
     signal.addEventListener('abort', onAbort, { once: true });
   });
 }
 
-/** The next animation frame, or `fallbackMs` when frames are not running. */
-export function nextFrame(view: Window, signal: AbortSignal, fallbackMs = 50): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new ActionCancelled());
-    let done = false;
-    const finish = (error?: Error) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      view.cancelAnimationFrame(frame);
-      signal.removeEventListener('abort', onAbort);
-      if (error) reject(error);
-      else resolve();
-    };
-    const onAbort = () => finish(new ActionCancelled());
-    const timer = setTimeout(() => finish(), fallbackMs);
-    const frame = view.requestAnimationFrame(() => finish());
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+/**
+ * One beat of the clock, where a step lets the page draw or react before the next (what an
+ * animation frame was for, but frames do not run in a tab that is not in front).
+ */
+export function nextBeat(signal: AbortSignal): Promise<void> {
+  return sleep(BEAT_MS, signal);
 }
 
 /**

@@ -5,7 +5,7 @@ import { describeElement } from '../actions/describe';
 import { DragOver, fireDrag } from '../actions/drag-drop';
 import { movePointer, pressLeft, releaseLeft } from '../actions/pointer';
 import { actionable, runAction } from '../actions/run-action';
-import { nextFrame } from '../actions/timing';
+import { nextBeat } from '../actions/timing';
 import type { DragCommand } from '../protocol';
 
 /** Moves between press and release: libraries that follow the pointer see a path, not a jump. */
@@ -45,8 +45,8 @@ function sourcePoint(source: Element, at: ActionPoint): ActionPoint {
   return { x, y, hit: hit && composedContains(source, hit) ? hit : at.hit };
 }
 
-async function frames(view: Window, count: number, signal: AbortSignal) {
-  for (let i = 0; i < count; i++) await nextFrame(view, signal);
+async function beats(count: number, signal: AbortSignal) {
+  for (let i = 0; i < count; i++) await nextBeat(signal);
 }
 
 /**
@@ -54,7 +54,6 @@ async function frames(view: Window, count: number, signal: AbortSignal) {
  * the page accepts one, dragend. Undefined when the page cancelled dragstart: it drags by pointer.
  */
 async function nativeDrag(draggable: HTMLElement, from: ActionPoint, to: ActionPoint, signal: AbortSignal) {
-  const view = draggable.ownerDocument.defaultView!;
   const dataTransfer = new DataTransfer();
   movePointer(from.hit, from.x + DRAG_START_PX, from.y, 1);
   if (fireDrag(draggable, 'dragstart', from, dataTransfer)) return undefined;
@@ -68,13 +67,13 @@ async function nativeDrag(draggable: HTMLElement, from: ActionPoint, to: ActionP
       pointerType: 'mouse',
     }),
   );
-  await nextFrame(view, signal);
+  await nextBeat(signal);
   const over = new DragOver(draggable.ownerDocument, dataTransfer);
   for (let step = 1; step <= STEPS; step++) {
     const at = pathPoint(from, to, step);
     fireDrag(draggable, 'drag', at, dataTransfer);
     over.moveTo(at);
-    await nextFrame(view, signal);
+    await nextBeat(signal);
   }
   const dropped = over.release(to);
   fireDrag(draggable, 'dragend', to, dataTransfer);
@@ -83,14 +82,13 @@ async function nativeDrag(draggable: HTMLElement, from: ActionPoint, to: ActionP
 
 /** A drag by pointer, for libraries that follow pointermove with the button held (SortableJS fallback, dnd-kit). */
 async function pointerDrag(document: Document, from: ActionPoint, to: ActionPoint, signal: AbortSignal, first = 1) {
-  const view = document.defaultView!;
   for (let step = first; step <= STEPS; step++) {
     const at = pathPoint(from, to, step);
     movePointer(deepElementFromPoint(document, at.x, at.y) ?? to.hit, at.x, at.y, 1);
-    await frames(view, 2, signal);
+    await beats(2, signal);
   }
   releaseLeft(deepElementFromPoint(document, to.x, to.y) ?? to.hit, to.x, to.y);
-  await frames(view, 2, signal);
+  await beats(2, signal);
 }
 
 export function runDrag(command: z.output<typeof DragCommand>, env: PageEnv) {
@@ -103,11 +101,10 @@ export function runDrag(command: z.output<typeof DragCommand>, env: PageEnv) {
     const start = await actionable(source, 'drag', { hitTest: true }, signal);
     const to = await actionable(target, 'drop onto', { hitTest: true }, signal);
     const from = sourcePoint(source, start);
-    const view = env.document.defaultView!;
     movePointer(from.hit, from.x, from.y);
     const pressed = pressLeft(from.hit, from.x, from.y);
     // Libraries make the element draggable on the press (SortableJS) or start their own drag on it.
-    await nextFrame(view, signal);
+    await nextBeat(signal);
     const draggable = pressed ? draggableAt(from.hit) : undefined;
     const done = `Dragged ${sourceName} onto ${targetName}`;
     if (draggable) {

@@ -8,7 +8,7 @@ import { applyOptions, chooseOptions, parseChecked, setChecked } from '../action
 import { actionable, runAction } from '../actions/run-action';
 import { submitFromField } from '../actions/submit';
 import { checkTypable, typeText, valueIfChanged } from '../actions/text-entry';
-import { nextFrame, yieldToPage } from '../actions/timing';
+import { nextBeat, yieldToPage } from '../actions/timing';
 import type { FieldValue, FillFormCommand } from '../protocol';
 
 type Value = z.output<typeof FieldValue>;
@@ -98,7 +98,7 @@ export function runFillForm(command: z.output<typeof FillFormCommand>, env: Page
     }
     let submitted: string | undefined;
     if (command.submit) {
-      await nextFrame(env.document.defaultView!, signal);
+      await nextBeat(signal);
       submitted = submitFromField(planned.at(-1)!.field) ?? 'no form to submit (the fields are in no form)';
     }
     return () => {

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { BEAT_MS, pageClock } from '../clock';
 import type { PageEnv } from '../env';
 import type { FrameRectsCommand } from '../protocol';
 import { HANDSHAKE_WAIT_MS } from './snapshot';
@@ -48,17 +49,9 @@ function contentBox(element: Element, box: DOMRectReadOnly) {
   };
 }
 
-/** A hidden page draws no frames; it is not waited for past this. */
-const FRAME_WAIT_MS = 100;
-
-function nextFrame(view: Window): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, FRAME_WAIT_MS);
-    view.requestAnimationFrame(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
+/** A beat of Tabwright's clock, about a frame, which keeps time in a tab that is not in front too. */
+function nextBeat(): Promise<void> {
+  return new Promise((resolve) => pageClock.schedule(BEAT_MS, resolve));
 }
 
 export async function runFrameRects(command: z.output<typeof FrameRectsCommand>, env: PageEnv) {
@@ -66,7 +59,7 @@ export async function runFrameRects(command: z.output<typeof FrameRectsCommand>,
   const view = env.document.defaultView ?? window;
   env.frames.announce(nonce, frameId);
   if (command.childFrames.length) await env.frames.awaitFrames(nonce, command.childFrames, HANDSHAKE_WAIT_MS);
-  for (let i = 0; i < command.afterFrames; i++) await nextFrame(view);
+  for (let i = 0; i < command.afterFrames; i++) await nextBeat();
   const frames = frameOwners(env.document, shadowOpener()).map((element) => {
     const box = element.getBoundingClientRect();
     const held = env.frames.frameIn(element, nonce);

@@ -5,7 +5,7 @@ import { DragOver, regionBelowBody } from '../actions/drag-drop';
 import { checkTakes, chooseFiles, fileInputFor, filesOf, listFiles, transferOf } from '../actions/file-choice';
 import { probeFileControl } from '../actions/file-picker-probe';
 import { actionable, runAction } from '../actions/run-action';
-import { nextFrame } from '../actions/timing';
+import { nextBeat } from '../actions/timing';
 import type { UploadCommand } from '../protocol';
 
 /**
@@ -31,7 +31,7 @@ export function runUpload(command: z.output<typeof UploadCommand>, env: PageEnv)
     // Files dragged in from outside the page: no dragstart here, only what the page under them sees.
     const over = new DragOver(env.document, transferOf(files), regionBelowBody(element));
     over.moveTo(point);
-    await nextFrame(env.document.defaultView!, signal);
+    await nextBeat(signal);
     over.moveTo(point);
     if (over.release(point)) return `Dropped ${listed} onto ${name}`;
     const probe = await probeFileControl(point.hit, point, command.pickerEvent, signal);

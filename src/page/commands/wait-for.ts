@@ -1,10 +1,13 @@
 /**
  * Waits until text, an element matching a selector, or an element as a snapshot would print it
- * (role and name) appears (or, with `gone`, disappears) in this document. Checks run
- * when the DOM changes, paced by animation frames, plus a slow safety check for changes no mutation
- * announces (style sheets, animations). Bounded by `timeoutMs`; the panel can cancel it by id.
+ * (role and name) appears (or, with `gone`, disappears) in this document. Checks run when the DOM
+ * changes, a beat later (so a burst of changes is checked once), plus a slow safety check for
+ * changes no mutation announces (style sheets, animations). Bounded by `timeoutMs`; the panel can
+ * cancel it by id. All of it keeps Tabwright's time (`../clock.ts`), not the page's frames or
+ * timers, so it is as prompt in a tab that is not in front.
  */
 import type { z } from 'zod';
+import { BEAT_MS, pageClock } from '../clock';
 import { PageError, type PageEnv } from '../env';
 import type { CancelWaitCommand, WaitForCommand } from '../protocol';
 import { readableText } from '../readable-text';
@@ -43,7 +46,6 @@ function presence(command: z.output<typeof WaitForCommand>, env: PageEnv): () =>
 export function runWaitFor(command: z.output<typeof WaitForCommand>, env: PageEnv) {
   const present = presence(command, env);
   const met = () => present() !== command.gone;
-  const view = env.document.defaultView ?? window;
   const started = performance.now();
   const controller = new AbortController();
   env.waits.get(command.waitId)?.abort();
@@ -51,10 +53,13 @@ export function runWaitFor(command: z.output<typeof WaitForCommand>, env: PageEn
   return new Promise<{ met: boolean; waitedMs: number }>((resolve) => {
     let pending = false;
     const observer = new MutationObserver(() => schedule());
+    let cancelCheck = () => {};
+    let cancelSafety = () => {};
     const finish = (result: boolean) => {
       observer.disconnect();
-      clearTimeout(deadline);
-      clearInterval(safety);
+      cancelDeadline();
+      cancelCheck();
+      cancelSafety();
       if (env.waits.get(command.waitId) === controller) env.waits.delete(command.waitId);
       resolve({ met: result, waitedMs: Math.round(performance.now() - started) });
     };
@@ -62,18 +67,17 @@ export function runWaitFor(command: z.output<typeof WaitForCommand>, env: PageEn
       pending = false;
       if (!controller.signal.aborted && met()) finish(true);
     };
-    // Animation frames stop in hidden tabs, so a timer backs the frame up.
     const schedule = () => {
       if (pending) return;
       pending = true;
-      const timer = setTimeout(check, 100);
-      view.requestAnimationFrame(() => {
-        clearTimeout(timer);
-        if (pending) check();
-      });
+      cancelCheck = pageClock.schedule(BEAT_MS, check);
     };
-    const deadline = setTimeout(() => finish(met()), command.timeoutMs);
-    const safety = setInterval(schedule, SAFETY_CHECK_MS);
+    const safetyCheck = () => {
+      schedule();
+      cancelSafety = pageClock.schedule(SAFETY_CHECK_MS, safetyCheck);
+    };
+    const cancelDeadline = pageClock.schedule(command.timeoutMs, () => finish(met()));
+    cancelSafety = pageClock.schedule(SAFETY_CHECK_MS, safetyCheck);
     controller.signal.addEventListener('abort', () => finish(false), { once: true });
     if (met()) {
       finish(true);

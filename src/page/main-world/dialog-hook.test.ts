@@ -290,7 +290,7 @@ describe('an action command arming its own frame', () => {
     (win as unknown as Record<string, unknown>)[RELAY_KEY] = relay;
     const agent = new PageAgent(win.document);
     // The page asks from a timer while the action waits for it to settle: not the action's doing.
-    const settle = { quietFrames: 2, capMs: 1_000 };
+    const settle = { quietBeats: 2, capMs: 1_000 };
     win.setTimeout(() => win.confirm('Discard the draft?'), 5);
     const armed = await agent.handle({
       op: 'settle',
@@ -314,7 +314,7 @@ describe('an action command arming its own frame', () => {
   it('does not run an action that was sent before one of the user’s dialogs opened', async () => {
     (win as unknown as Record<string, unknown>)[RELAY_KEY] = relay;
     const agent = new PageAgent(win.document);
-    const settle = { quietFrames: 1, capMs: 200 };
+    const settle = { quietBeats: 1, capMs: 200 };
     clock = 2_000;
     win.confirm('Leave the meeting?'); // the user's, shown by the browser
     // Sent at 1 999, the action waited behind that dialog: the panel has given up on it.

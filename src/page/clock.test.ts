@@ -1,0 +1,65 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SettleWatch } from './actions/settle';
+import { PageClock, pageClock } from './clock';
+
+/** The page's own timers and frames held back, as Chrome holds them back in a tab that is not in front. */
+function holdPageTimers() {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'requestAnimationFrame'] });
+}
+
+describe('PageClock', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('ends a wait on the first tick at or after its time, with the page’s timers held back', () => {
+    holdPageTimers();
+    const clock = new PageClock();
+    const fired: string[] = [];
+    const now = performance.now();
+    clock.schedule(50, () => fired.push('a'));
+    clock.schedule(200, () => fired.push('b'));
+    clock.tick(now + 10);
+    expect(fired).toEqual([]);
+    clock.tick(now + 60);
+    expect(fired).toEqual(['a']);
+    clock.tick(now + 70);
+    expect(fired).toEqual(['a']);
+    clock.tick(now + 250);
+    expect(fired).toEqual(['a', 'b']);
+  });
+
+  it('calls a wait off, and falls back on the page’s timer when no tick comes', () => {
+    holdPageTimers();
+    const clock = new PageClock();
+    const fired: string[] = [];
+    const cancel = clock.schedule(20, () => fired.push('cancelled'));
+    clock.schedule(20, () => fired.push('timer'));
+    cancel();
+    vi.advanceTimersByTime(25);
+    expect(fired).toEqual(['timer']);
+    clock.tick(performance.now() + 1_000);
+    expect(fired).toEqual(['timer']);
+  });
+
+  it('lets an action settle by ticks alone, as in a tab whose frames and timers are stalled', async () => {
+    document.body.innerHTML = '<output>0</output>';
+    const watch = new SettleWatch(document);
+    document.querySelector('output')!.textContent = '1';
+    // Real time for the test's own ticker, taken before the page's timers are held back.
+    const realSetInterval = globalThis.setInterval.bind(globalThis);
+    const realClearInterval = globalThis.clearInterval.bind(globalThis);
+    holdPageTimers();
+    const ticker = realSetInterval(() => pageClock.tick(), 16);
+    const started = performance.now();
+    const settled = await watch.settle(
+      { quietBeats: 2, quietMs: 0, idleMs: 300, capMs: 3_000 },
+      new AbortController().signal,
+    );
+    realClearInterval(ticker);
+    watch.dispose();
+    expect(settled.reason).toBe('quiet');
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+});

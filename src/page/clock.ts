@@ -1,0 +1,50 @@
+/**
+ * Tabwright's own clock in the page, which every wait of an action keeps time by (settling,
+ * actionability, `wait_for`, the beats of a drag). A tab that is not in front runs no animation
+ * frames and holds its timers back (to once a second, and after five minutes hidden to about once a
+ * minute), so the clock does not rely on either: while a command runs the panel sends the page a
+ * tick every `TICK_MS` (`src/platform/chrome-page.ts`), and a due wait ends on the first tick at or
+ * after its time. A page timer stands by for a page no panel ticks (unit tests); in front it is as
+ * prompt as the ticks, and in the background the ticks come first.
+ */
+
+/** How often the panel ticks a page while a command runs there. */
+export const TICK_MS = 16;
+
+/** One beat: what stands in for an animation frame in Tabwright's waits. */
+export const BEAT_MS = TICK_MS;
+
+interface Due {
+  at: number;
+  fire(): void;
+}
+
+export class PageClock {
+  readonly #due = new Set<Due>();
+
+  /** A tick from the panel: every wait whose time has come ends now. */
+  tick(now = performance.now()): void {
+    for (const due of [...this.#due]) if (now >= due.at) due.fire();
+  }
+
+  /** Calls `callback` once, `ms` from now; returns a function that calls it off. */
+  schedule(ms: number, callback: () => void): () => void {
+    const due: Due = {
+      at: performance.now() + ms,
+      fire: () => {
+        cancel();
+        callback();
+      },
+    };
+    const timer = setTimeout(() => due.fire(), ms);
+    const cancel = () => {
+      clearTimeout(timer);
+      this.#due.delete(due);
+    };
+    this.#due.add(due);
+    return cancel;
+  }
+}
+
+/** The clock of this isolated world (one per document the agent is injected into). */
+export const pageClock = new PageClock();
