@@ -28,7 +28,7 @@ import { ACP_SUBPROTOCOL, subprotocolsFor } from './broker-url';
 import { coalesceTextChunks } from './chunk-coalescer';
 import { sleep, type Clock } from './clock';
 import { ElicitationBroker, type ElicitationPrompt } from './elicitation';
-import { brokerRefusal, classifyFailure, type Failure, type ReachabilityProbe } from './failure';
+import { brokerRefusal, classifyFailure, type Failure, type FailureKind, type ReachabilityProbe } from './failure';
 import { LivenessMonitor } from './liveness';
 import { batchText, Outbox, type Batch, type QueuedMessage } from './outbox';
 import { PermissionBroker, type PermissionMemory, type PermissionPrompt } from './permissions';
@@ -37,27 +37,13 @@ import { brokerDropsRepeats, planSession, type SessionMethod } from './session-p
 import { observeSocket, type SocketObservation } from './socket-observer';
 import type { McpTunnel } from '../mcp-server/tunnel';
 
+/**
+ * Where a connection stands: on its way or up, or stopped by one of the failures `failure.ts`
+ * tells apart (`closed` only ever leads to a reconnect). `needs_signin` and `refused` wait for a
+ * click or an edit.
+ */
 export type ConnectionStatus =
-  | 'disabled'
-  | 'connecting'
-  | 'connected'
-  | 'unresponsive'
-  /** The broker refused the token. */
-  | 'auth_failed'
-  /** The broker does not admit this extension (it names the `--extension-id` to start it with). */
-  | 'not_admitted'
-  /** The broker serves another path. */
-  | 'wrong_path'
-  /** A WebSocket server that does not speak ACP. */
-  | 'not_broker'
-  /** A server answers there but turned the connection away without a reason. */
-  | 'rejected'
-  /** Nothing is listening. */
-  | 'unreachable'
-  /** The agent answered that it needs signing in; it waits for the user to pick a sign-in method. */
-  | 'needs_signin'
-  /** The broker or agent answered the handshake with a refusal; it waits for a click or an edit. */
-  | 'refused';
+  'disabled' | 'connecting' | 'connected' | 'unresponsive' | Exclude<FailureKind, 'closed'>;
 
 /** What the agent said about a session when it started or came back: its modes and options. */
 export interface SessionSetup {
