@@ -12,7 +12,14 @@ export interface ChromeCallCounts {
   reset(): void;
 }
 
-export function countChromeCalls(api: typeof chrome): ChromeCallCounts {
+/**
+ * `separate` names a call that is counted under its own key instead, by its arguments: the page
+ * clock's ticks, whose number follows how long a command runs, not what it does.
+ */
+export function countChromeCalls(
+  api: typeof chrome,
+  separate?: (key: string, args: readonly unknown[]) => string | undefined,
+): ChromeCallCounts {
   let counts: Record<string, number> = {};
   for (const name of COUNTED) {
     const namespace = api[name] as unknown as Record<string, unknown> | undefined;
@@ -21,7 +28,8 @@ export function countChromeCalls(api: typeof chrome): ChromeCallCounts {
       if (typeof value !== 'function' || method.startsWith('on')) continue;
       const key = `${name}.${method}`;
       namespace[method] = function counted(this: unknown, ...args: unknown[]) {
-        counts[key] = (counts[key] ?? 0) + 1;
+        const counted = separate?.(key, args) ?? key;
+        counts[counted] = (counts[counted] ?? 0) + 1;
         return (value as (...a: unknown[]) => unknown).apply(this, args);
       };
     }

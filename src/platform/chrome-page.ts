@@ -19,6 +19,7 @@ import { PageEnvelope, replySchema, type PageCommand, type PageReply } from '../
 import { watchFilePicker } from '../page/main-world/file-picker-watch';
 import { REQUEST_SIGNALS } from '../page/main-world/request-signals';
 import { TICK_MS } from '../page/clock';
+import { tickAgent } from './page-tick';
 import { raceAbort } from '../shared/race-abort';
 
 export const PAGE_AGENT_FILE = 'page/agent.js';
@@ -35,11 +36,6 @@ export function readEnvelope<C extends PageCommand>(command: C, result: unknown)
   const reply = replySchema(command).safeParse(envelope.data.value);
   if (!reply.success) throw new PageCommandError('The page agent answered in an unexpected shape.', 'bad-reply');
   return { value: reply.data as PageReply<C>, url: envelope.data.url, documentId: envelope.data.documentId };
-}
-
-/** Runs in the page; must not close over anything. */
-function tickAgent(): void {
-  (globalThis as unknown as Record<string, { tick(): void } | undefined>).__tabwrightPageAgent?.tick();
 }
 
 /**

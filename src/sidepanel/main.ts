@@ -8,11 +8,16 @@
  */
 import '../zod-setup';
 import { countChromeCalls } from '../platform/chrome-call-counts';
+import { tickAgent } from '../platform/page-tick';
 import { loadInSteps, nextTask } from './load-steps';
 
 declare const __TABWRIGHT_TEST_BUILD__: boolean;
 // Tests read what one tool call cost in Chrome API calls (test build only; dropped from the release).
-if (__TABWRIGHT_TEST_BUILD__) Object.assign(globalThis, { tabwrightChromeCalls: countChromeCalls(chrome) });
+if (__TABWRIGHT_TEST_BUILD__) {
+  const isTick = (args: readonly unknown[]) => (args[0] as { func?: unknown } | undefined)?.func === tickAgent;
+  const calls = countChromeCalls(chrome, (key, args) => (isTick(args) ? `${key} (clock tick)` : undefined));
+  Object.assign(globalThis, { tabwrightChromeCalls: calls });
+}
 
 async function boot(): Promise<void> {
   await loadInSteps([

@@ -161,12 +161,16 @@ describe('an MCP client drives the browser through /mcp', () => {
       }
       expect(launched.context.pages().filter((p) => p.url() === fixtures.url('/second.html'))).toHaveLength(2);
 
-      const audit = await launched.worker.evaluate(async () => {
-        const { audit } = await chrome.storage.local.get('audit');
-        return (audit as Array<{ agent: string; tool: string; outcome: string }>).filter((entry) =>
-          entry.agent.startsWith('Twin'),
-        );
-      });
+      // The audit log is written behind the calls' answers: read it once it holds all four.
+      const twins = () =>
+        launched.worker.evaluate(async () => {
+          const { audit } = await chrome.storage.local.get('audit');
+          return ((audit ?? []) as Array<{ agent: string; tool: string; outcome: string }>).filter((entry) =>
+            entry.agent.startsWith('Twin'),
+          );
+        });
+      await expect.poll(async () => (await twins()).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(4);
+      const audit = await twins();
       expect(audit.filter((entry) => entry.tool === 'new_tab').map((entry) => entry.agent)).toEqual([
         'Twin',
         'Twin (2)',

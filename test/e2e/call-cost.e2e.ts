@@ -43,7 +43,9 @@ const measured: Record<string, Counts> = {};
  * type 5 and 6; a connector read 2 and 4. A confirmed action still looks frames up three times:
  * to show the card, after the card (the person may have changed the page while it was up) and
  * after the action (which may have changed them). A connector looks them up for each command, as
- * its steps navigate and follow links.
+ * its steps navigate and follow links. A write also asks the page once whether the person is using
+ * it (7 injections, not 6). The page clock's ticks are counted apart (`… (clock tick)`): their
+ * number follows how long a command runs, not what it does.
  */
 const BOUNDS: Record<string, Counts> = {
   snapshot: {
@@ -54,14 +56,14 @@ const BOUNDS: Record<string, Counts> = {
     'tabs.query': 1,
   },
   'confirmed click': {
-    'scripting.executeScript': 6,
+    'scripting.executeScript': 7,
     'webNavigation.getAllFrames': 3,
     'permissions.contains': 2,
     'tabs.get': 2,
     'tabs.query': 2,
   },
   'confirmed type': {
-    'scripting.executeScript': 6,
+    'scripting.executeScript': 7,
     'webNavigation.getAllFrames': 3,
     'permissions.contains': 2,
     'tabs.get': 2,
