@@ -51,13 +51,14 @@ import {
   type TaskRun,
   type ToolCall,
 } from '../test/e2e/tasks-plan';
-import { TASKS } from '../test/e2e/tasks-suite';
+import { selectedTasks } from '../test/e2e/tasks-suite';
 import { tabwrightAdapter } from '../test/e2e/tasks-tabwright';
 import type { Bench } from './run';
 import { median, ratio, type BenchTable } from './table';
 
 const RUNS = Number(process.env.TASKS_BENCH_RUNS ?? 3);
 const DUMP = process.env.TASKS_BENCH_DUMP;
+const TASKS = selectedTasks();
 /** Characters read per task, against Playwright MCP's with the snapshots its answers link to. */
 const CHARS_TARGET = 0.35;
 const PLAYWRIGHT_MCP = join(ROOT, 'node_modules/@playwright/mcp/cli.js');

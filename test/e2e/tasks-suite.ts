@@ -493,3 +493,15 @@ export const TASKS: Task[] = [
     expected: 'SELECT id\nFROM orders',
   },
 ];
+
+/** The tasks named in TASKS_ONLY (comma-separated ids), or all of them; an unknown id is an error. */
+export function selectedTasks(only = process.env.TASKS_ONLY): Task[] {
+  if (!only?.trim()) return TASKS;
+  const ids = only
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+  const unknown = ids.filter((id) => !TASKS.some((task) => task.id === id));
+  if (unknown.length) throw new Error(`TASKS_ONLY names no task: ${unknown.join(', ')}`);
+  return TASKS.filter((task) => ids.includes(task.id));
+}

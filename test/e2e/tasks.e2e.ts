@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startActionRig, type ActionRig } from './actions-rig';
 import { taskPageRoutes } from './tasks-pages';
 import { runTask, type Capability } from './tasks-plan';
-import { TASKS } from './tasks-suite';
+import { selectedTasks, TASKS } from './tasks-suite';
 import { tabwrightAdapter } from './tasks-tabwright';
 
 describe('task suite', () => {
@@ -39,7 +39,7 @@ describe('task suite', () => {
     }
   });
 
-  for (const task of TASKS) {
+  for (const task of selectedTasks()) {
     it(`${task.id} (${task.library})`, async () => {
       const run = await runTask(task, tabwrightAdapter(rig), rig.fixtures.allowed);
       expect(run.failure, JSON.stringify(run)).toBeUndefined();
