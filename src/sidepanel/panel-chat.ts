@@ -64,6 +64,8 @@ export interface ChatMountOptions extends ChatServices {
   mainRoot: HTMLElement;
   /** Opens an address an agent asked the user to visit, in a new tab of this window. */
   openUrl(url: string): Promise<void>;
+  /** Makes the change a refused call's fix offers (the person pressed it). */
+  applyFix(segmentId: string): Promise<void>;
 }
 
 export interface ChatUi {
@@ -84,7 +86,7 @@ export function mountChat(options: ChatMountOptions): ChatUi {
   options.rosterRoot.setAttribute('aria-label', t('agentsHeading'));
   // Test builds only: the render benchmark feeds updates straight into the model.
   if (__TABWRIGHT_TEST_BUILD__) Object.assign(globalThis, { tabwrightChat: chat });
-  const transcript = new TranscriptView(chat, options.openUrl);
+  const transcript = new TranscriptView(chat, options.openUrl, (id) => void options.applyFix(id));
   let draft = options.restored.draft;
   const history = recordHistory(
     chat,

@@ -6,7 +6,7 @@
 import type { Blocklist } from './blocklist';
 import { captureRefusal } from './capture';
 import { originRefusal, siteOrigin } from './origin';
-import type { AuditEntry, ConfirmAnswer, ConfirmRequest, GateEnvironment } from './types';
+import type { AuditEntry, ConfirmAnswer, ConfirmRequest, GateEnvironment, RefusalNotice } from './types';
 
 export interface GateSources {
   now?(): number;
@@ -22,6 +22,7 @@ export interface GateSources {
   secretValues(): readonly string[];
   confirm(request: ConfirmRequest, signal: AbortSignal): Promise<ConfirmAnswer>;
   audit(entry: AuditEntry): void;
+  refused?(notice: RefusalNotice): void;
 }
 
 export function createGateEnvironment(sources: GateSources): GateEnvironment {
@@ -45,5 +46,6 @@ export function createGateEnvironment(sources: GateSources): GateEnvironment {
     secretValues: sources.secretValues,
     confirm: sources.confirm,
     audit: sources.audit,
+    ...(sources.refused ? { refused: sources.refused } : {}),
   };
 }

@@ -51,6 +51,19 @@ export interface AuditEntry {
   durationMs: number;
 }
 
+/**
+ * A call the gates refused, told to the panel (never to the agent) so the person can be offered
+ * the change that would let the next call through. `url`: the address the origin gate refused.
+ */
+export interface RefusalNotice {
+  callerId: string;
+  callerLabel: string;
+  server: string;
+  tool: string;
+  gate: GateName;
+  url?: string;
+}
+
 export interface GateEnvironment {
   now(): number;
   /** "Disconnect all" was pressed and no agent was reconnected since. */
@@ -65,4 +78,6 @@ export interface GateEnvironment {
   /** Asks the user; resolves 'timeout' when nobody answers in time, 'cancelled' when `signal` aborts. */
   confirm(request: ConfirmRequest, signal: AbortSignal): Promise<ConfirmAnswer>;
   audit(entry: AuditEntry): void;
+  /** A call was refused: the panel may offer the person a fix. */
+  refused?(notice: RefusalNotice): void;
 }

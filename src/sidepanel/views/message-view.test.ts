@@ -9,6 +9,7 @@ const context: MessageContext = {
   answer: () => undefined,
   answerElicitation: () => undefined,
   openUrl: async () => undefined,
+  applyFix: () => undefined,
   dirty: (renderer) => renderer.flush(true),
 };
 

@@ -9,6 +9,7 @@ import { h } from '../dom';
 import { t } from '../i18n';
 import { StreamingMarkdown } from '../markdown/stream';
 import { compactionCard, permissionCard, planCard, subagentCard } from './cards';
+import { fixCard } from './fix-card';
 import { elicitationCard } from './elicitation-card';
 import { icon } from './icons';
 import { mediaView, toolCard } from './tool-card';
@@ -20,6 +21,8 @@ export interface MessageContext {
   answer(segmentId: string, optionId: string): void;
   answerElicitation(segmentId: string, response: CreateElicitationResponse): void;
   openUrl(url: string): Promise<void>;
+  /** The person pressed a fix the gates' refusal offered. */
+  applyFix(segmentId: string): void;
   /** A text renderer of this message has rendering to do on the next frame. */
   dirty(renderer: StreamingMarkdown, message: AgentMessageView): void;
 }
@@ -255,6 +258,8 @@ export class AgentMessageView {
         return { element: subagentCard(segment) };
       case 'media':
         return { element: mediaView(segment.media, this.#item.agentName) };
+      case 'fix':
+        return { element: fixCard(this.#item.agentName, segment, { apply: () => this.context.applyFix(segment.id) }) };
     }
   }
 }

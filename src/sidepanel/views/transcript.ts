@@ -49,6 +49,7 @@ export class TranscriptView {
   constructor(
     private readonly model: ChatModel,
     openUrl: (url: string) => Promise<void>,
+    applyFix: (segmentId: string) => void = () => undefined,
   ) {
     this.#log = h('div', {
       className: 'transcript',
@@ -87,6 +88,7 @@ export class TranscriptView {
         if (hadFocus) document.getElementById('composer-input')?.focus();
       },
       openUrl,
+      applyFix,
       dirty: (renderer, message) => {
         if (!this.#dirty.has(renderer)) this.#dirty.set(renderer, this.#order ?? ++this.#newest);
         this.#rendering.add(message);
