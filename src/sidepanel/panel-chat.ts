@@ -126,7 +126,13 @@ export function mountChat(options: ChatMountOptions): ChatUi {
         .agents.filter((agent) => agent.enabled)
         .map((agent) => agent.name),
   });
-  const section = h('section', { className: 'chat', 'aria-label': t('chat') }, transcript.element, composer.element);
+  const section = h(
+    'section',
+    { className: 'chat', 'aria-label': t('chat') },
+    transcript.pinned,
+    transcript.element,
+    composer.element,
+  );
 
   const addAgent = async (input: NewAgent) => {
     const profile = AgentProfile.parse({ id: crypto.randomUUID(), ...input });

@@ -9,6 +9,7 @@ const context: MessageContext = {
   answer: () => undefined,
   answerElicitation: () => undefined,
   openUrl: async () => undefined,
+  pin: () => undefined,
   applyFix: () => undefined,
   dirty: (renderer) => renderer.flush(true),
 };
