@@ -214,6 +214,7 @@ export class GatedServer<T extends ToolSpec> implements ToolServer {
         ...(destination !== undefined && destination !== origin ? { destination } : {}),
         args: session.shownArgs,
         ...(session.tab?.url ? { url: session.tab.url } : {}),
+        ...(session.tab?.url && tool.scope === 'site' ? { ownTab: true as const } : {}),
         ...(described?.length
           ? { targets: described.map((seen) => ({ ...seen, target: session.shownTarget(seen.target) })) }
           : {}),

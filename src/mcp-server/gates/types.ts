@@ -15,6 +15,8 @@ export interface ConfirmRequest {
   args: Record<string, unknown>;
   /** The full URL of the tab the call acts on, for calls that act on a page. */
   url?: string;
+  /** The call works in a tab of its own on `url` (a connector), not in a tab the person has. */
+  ownTab?: true;
   /** Each ref/selector in the arguments, as the page described it just before asking. */
   targets?: ConfirmTarget[];
   /** The tool asks on every call (a page marked it consequential): the card offers no "for this site". */
