@@ -8,6 +8,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startActionRig, textOf, type ActionRig } from './actions-rig';
+import { sendMessage } from './harness';
 
 const fixCards = (panel: Page) => panel.getByRole('group', { name: 'Refused by your settings' });
 
@@ -91,6 +92,48 @@ describe('inline fixes for refused calls', () => {
     await card.getByRole('status').waitFor();
     expect(textOf(await rig.call('click', { ref }))).not.toMatch(/Refused/);
     expect(await tab.locator('#state').textContent()).toBe('ORDER-PLACED');
+    await tab.close();
+  });
+});
+
+describe('the fix beside an agent that was refused', () => {
+  let rig: ActionRig;
+
+  beforeAll(async () => {
+    rig = await startActionRig();
+  });
+
+  afterAll(async () => {
+    await rig?.close();
+  });
+
+  it("sits in the agent's own message with its tool card, and nothing in the message is cut at 360 px", async () => {
+    const { panel } = rig;
+    await panel.setViewportSize({ width: 360, height: 800 });
+    await panel.getByRole('button', { name: 'Settings' }).click();
+    await panel.getByRole('switch', { name: 'Act mode' }).uncheck();
+    await panel.getByRole('button', { name: 'Settings' }).click();
+    const tab = await rig.open('/fixes/shop.html');
+    await sendMessage(panel, 'click Place order');
+    const message = panel
+      .locator('article.message.agent')
+      .filter({ has: panel.locator('.card.tool') })
+      .last();
+    const fix = message.getByRole('group', { name: 'Refused by your settings' });
+    await fix.getByRole('button', { name: 'Turn on act mode' }).waitFor({ timeout: 30_000 });
+    await panel.locator('article.message.agent.done').last().waitFor({ timeout: 30_000 });
+    for (const summary of await message.locator('.card.tool summary').all()) await summary.click();
+    await message
+      .getByText(/Refused: act mode is off/)
+      .first()
+      .waitFor();
+    const cut = await message.evaluate((article) =>
+      [...article.querySelectorAll<HTMLElement>('*')]
+        .filter((node) => node.scrollWidth > node.clientWidth + 1 && getComputedStyle(node).overflowX !== 'visible')
+        .map((node) => `${node.tagName}.${node.className}: ${node.textContent?.slice(0, 60)}`),
+    );
+    expect(cut).toEqual([]);
+    expect(await tab.locator('#state').textContent()).toBe('Nothing ordered yet.');
     await tab.close();
   });
 });
