@@ -204,6 +204,8 @@ export class GatedServer<T extends ToolSpec> implements ToolServer {
     const asking = tool.effect === 'write' && !granted();
     const described = await this.#inspect(session, tool, callArgs, asking);
     if (described === 'held') return (await this.#held(session, tool))!;
+    if (described) session.describedElements(described);
+    if (!asking) session.unasked(tool.effect === 'write' ? 'granted' : 'read');
 
     if (asking) {
       const request: ConfirmRequest = {
@@ -219,7 +221,9 @@ export class GatedServer<T extends ToolSpec> implements ToolServer {
           : {}),
         ...(tool.alwaysConfirm ? { everyTime: true } : {}),
       };
+      const askedAt = gates.now();
       const answer = await gates.confirm(request, signal);
+      session.answered(answer, gates.now() - askedAt);
       if (answer === 'cancelled' || signal.aborted) return session.cancelled();
       if (answer === 'deny') return session.refuse('confirmation', REFUSALS.denied);
       if (answer === 'timeout') return session.refuse('confirmation', REFUSALS.timeout);

@@ -69,7 +69,11 @@ export async function startPanel(): Promise<void> {
           const profile = settings().agents.find((a) => a.id === agentId);
           if (profile) void hub.add(profile).then(render);
         },
-        openAudit: () => main.replaceChildren(guards.auditView(render)),
+        openAudit: () => {
+          main.replaceChildren(guards.auditView(render));
+          // Settings was scrolled down to the button: the log opens at its top, where the newest entry is.
+          main.scrollTop = 0;
+        },
         changed: () => chatUi.refresh(),
       }),
     );
