@@ -84,4 +84,6 @@ export interface GateEnvironment {
   /** Asks the user; resolves 'timeout' when nobody answers in time, 'cancelled' when `signal` aborts. */
   confirm(request: ConfirmRequest, signal: AbortSignal): Promise<ConfirmAnswer>;
   audit(entry: AuditEntry): void;
+  /** Every write asks, whatever was answered before (an organisation's policy); false when absent. */
+  alwaysConfirm?(): boolean;
 }
