@@ -102,6 +102,7 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
     session,
     store,
     ownership,
+    effective,
   });
   const connectors = await startConnectors({
     windowId,
@@ -112,6 +113,7 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
     store,
     promptsRoot,
     notice: (text) => chat.notice(text),
+    recipeImport: () => policy.policy.RecipeImport !== false,
   });
 
   const pageTools = startPageTools({ windowId, version, gates, grants, store, tabQueue });
