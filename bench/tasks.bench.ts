@@ -46,6 +46,7 @@ import {
   describeTarget,
   runTask,
   type Adapter,
+  type Handle,
   type Step,
   type TaskFile,
   type TaskRun,
@@ -107,6 +108,12 @@ async function chromiumWithDevTools(profile: string): Promise<{ endpoint: string
     child.once('exit', (code) => reject(new Error(`Chromium exited (${code}):\n${seen}`)));
   });
   return { endpoint, process: child };
+}
+
+/** Playwright MCP prints a ref on every line, so its finds always hand one out. */
+function refOf(handle: Handle | undefined): string | undefined {
+  if (handle && !('ref' in handle)) throw new Error('Playwright MCP acts by ref only');
+  return handle?.ref;
 }
 
 function playwrightCalls(step: Step, on: string, to: string | undefined, pathsOf: (files: TaskFile[]) => string[]) {
@@ -202,7 +209,7 @@ async function playwrightMcp(): Promise<PlaywrightMcp> {
     },
     call: ({ tool, args }) => raw(tool, args),
     find: (target) => ({ tool: 'browser_find', args: { text: target.name } }),
-    act: (step, refs) => playwrightCalls(step, refs.on, refs.to, pathsOf),
+    act: (step, refs) => playwrightCalls(step, refOf(refs.on)!, refOf(refs.to), pathsOf),
     async recover() {
       await raw('browser_handle_dialog', { accept: false }).catch(() => undefined);
       await raw('browser_file_upload', {}).catch(() => undefined);
