@@ -21,7 +21,10 @@
  * |               | contentBase64 }] }                          | then browser_file_upload { paths }                   |
  *
  * Each target is looked up with one find call, on both sides: neither reads a whole snapshot, and
- * a target not shown yet is looked for again (up to three times, 400 ms apart) on both sides.
+ * a target not shown yet is looked for again (up to three times, 400 ms apart) on both sides. A
+ * target nothing on the page marks as clickable (`unmarked`: a DataTables cell) may be printed by
+ * Tabwright without a ref; Tabwright then acts on it by `target: { role, name }`, as its tools say.
+ * Playwright MCP prints a ref on every line, also as `- role [ref=…]: name` (found too).
  * Tabwright's action answers carry the page's diff; Playwright MCP's link to a snapshot file
  * instead. Both are counted: what the calls return, and for Playwright MCP also with the linked
  * files, which its agent reads to see what an action did (the same information as the diff).

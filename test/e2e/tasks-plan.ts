@@ -13,6 +13,12 @@ export interface Target {
   name: string;
   /** The name only starts with `name` (it carries a changing value after it). */
   prefix?: boolean;
+  /**
+   * Nothing on the page marks the element as one to act on (a plain table cell whose row a
+   * container's listener selects), so its line may carry no ref: a contender that acts on such a
+   * line by its role and name does so. Elsewhere a line without a ref fails the task.
+   */
+  unmarked?: boolean;
 }
 
 export interface TaskFile {
@@ -197,7 +203,7 @@ export async function runTask(task: Task, adapter: Adapter, baseUrl: string): Pr
       const found = await call(adapter.find(target));
       const ref = refFor(found, target);
       if (ref) return { ref };
-      const line = adapter.actsByTarget ? printedLineFor(found, target) : undefined;
+      const line = target.unmarked && adapter.actsByTarget ? printedLineFor(found, target) : undefined;
       if (line) return { target: line };
       if (attempt === FIND_RETRIES) throw new StepFailure(`${describeTarget(target)} is not on the page`);
       await sleep(FIND_PAUSE_MS);

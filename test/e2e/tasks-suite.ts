@@ -500,7 +500,7 @@ export const TASKS: Task[] = [
     needs: ['clickable by script'],
     page: '/tasks/datatables.html',
     ready: 'window.staff',
-    steps: [{ do: 'click', on: { role: ['cell', 'row', 'generic'], name: 'Ashton Cox' } }],
+    steps: [{ do: 'click', on: { role: ['cell', 'row', 'generic'], name: 'Ashton Cox', unmarked: true } }],
     state: 'staff.rows({ selected: true }).data().toArray().map((row) => row[0])',
     expected: ['Ashton Cox'],
   },
