@@ -547,8 +547,8 @@ export const TASKS: Task[] = [
       { do: 'click', on: { role: 'button', name: 'Actions' } },
       { do: 'click', on: { role: 'link', name: 'Archive' } },
     ],
-    state: 'project.action',
-    expected: 'archive',
+    state: '[project.action, project.menu._isShown()]',
+    expected: ['archive', false],
   },
   {
     id: 'bootstrap-modal-confirm',
