@@ -23,6 +23,10 @@ const BUNDLES: Record<string, string> = {
   fomantic: 'fomantic.ts',
   tippy: 'tippy.ts',
   monaco: 'monaco.ts',
+  datatables: 'datatables.ts',
+  'ag-grid': 'ag-grid.ts',
+  bootstrap: 'bootstrap.ts',
+  'jquery-ui': 'jquery-ui.ts',
 };
 
 const TYPES: Record<string, string> = {

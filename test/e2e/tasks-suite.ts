@@ -492,6 +492,108 @@ export const TASKS: Task[] = [
     state: 'editor.getValue()',
     expected: 'SELECT id\nFROM orders',
   },
+
+  // Data grids and jQuery-era plugins
+  {
+    id: 'datatables-select-row',
+    library: 'DataTables',
+    needs: ['clickable by script'],
+    page: '/tasks/datatables.html',
+    ready: 'window.staff',
+    steps: [{ do: 'click', on: { role: ['cell', 'row', 'generic'], name: 'Ashton Cox', unmarked: true } }],
+    state: 'staff.rows({ selected: true }).data().toArray().map((row) => row[0])',
+    expected: ['Ashton Cox'],
+  },
+  {
+    id: 'datatables-next-page',
+    library: 'DataTables',
+    needs: [],
+    page: '/tasks/datatables.html',
+    ready: 'window.staff',
+    steps: [{ do: 'click', on: { role: ['button', 'link'], name: 'Next' } }],
+    state: 'staff.page.info().page',
+    expected: 1,
+  },
+  {
+    id: 'ag-grid-edit-cell',
+    library: 'AG Grid',
+    needs: ['clickable by script'],
+    page: '/tasks/ag-grid.html',
+    ready: 'window.stock',
+    steps: [
+      { do: 'click', on: { role: 'gridcell', name: '206' }, double: true },
+      { do: 'type', on: { role: ['spinbutton', 'textbox'], name: 'Input Editor' }, text: '250', submit: true },
+    ],
+    state: `stock.getRowNode('SKU-2003').data.quantity`,
+    expected: 250,
+  },
+  {
+    id: 'ag-grid-select-offscreen',
+    library: 'AG Grid',
+    needs: ['clickable by script'],
+    page: '/tasks/ag-grid.html',
+    ready: 'window.stock',
+    steps: [{ do: 'click', on: { role: 'gridcell', name: 'SKU-2015' } }],
+    state: 'stock.getSelectedRows().map((row) => row.sku)',
+    expected: ['SKU-2015'],
+  },
+  {
+    id: 'bootstrap-dropdown',
+    library: 'Bootstrap',
+    needs: [],
+    page: '/tasks/bootstrap.html',
+    ready: 'window.project',
+    steps: [
+      { do: 'click', on: { role: 'button', name: 'Actions' } },
+      { do: 'click', on: { role: 'link', name: 'Archive' } },
+    ],
+    state: '[project.action, project.menu._isShown()]',
+    expected: ['archive', false],
+  },
+  {
+    id: 'bootstrap-modal-confirm',
+    library: 'Bootstrap',
+    needs: [],
+    page: '/tasks/bootstrap.html',
+    ready: 'window.project',
+    steps: [
+      { do: 'click', on: { role: 'button', name: 'Delete project' } },
+      { do: 'click', on: { role: 'button', name: 'Delete' } },
+    ],
+    state: '[project.deleted, project.modal._isShown]',
+    expected: [true, false],
+  },
+  {
+    id: 'jquery-ui-datepicker',
+    library: 'jQuery UI',
+    needs: ['clickable by script'],
+    page: '/tasks/jquery-ui.html',
+    ready: 'window.release',
+    steps: [
+      { do: 'click', on: { role: 'textbox', name: 'Delivery date' } },
+      { do: 'click', on: { role: ['generic', 'link', 'button'], name: 'Next' } },
+      { do: 'click', on: { role: 'link', name: '14' } },
+    ],
+    state: 'release.delivery()',
+    expected: '2024-06-14',
+  },
+  {
+    id: 'jquery-ui-sortable',
+    library: 'jQuery UI',
+    needs: ['drag', 'clickable by script'],
+    page: '/tasks/jquery-ui.html',
+    ready: 'window.release',
+    steps: [
+      {
+        do: 'drag',
+        on: { role: ['listitem', 'generic'], name: 'Build' },
+        to: { role: ['listitem', 'generic'], name: 'Review' },
+      },
+    ],
+    state: 'release.steps()',
+    // The plugin moves an item down past another once the pointer is over that item's lower half.
+    expected: ['test', 'review', 'build', 'deploy'],
+  },
 ];
 
 /** The tasks named in TASKS_ONLY (comma-separated ids), or all of them; an unknown id is an error. */
