@@ -23,6 +23,10 @@ const BUNDLES: Record<string, string> = {
   fomantic: 'fomantic.ts',
   tippy: 'tippy.ts',
   monaco: 'monaco.ts',
+  ionic: 'ionic.ts',
+  carbon: 'carbon.ts',
+  fullcalendar: 'fullcalendar.ts',
+  pangea: 'pangea-board.tsx',
 };
 
 const TYPES: Record<string, string> = {
