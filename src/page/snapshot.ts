@@ -8,6 +8,7 @@ import { closedDetailsSummary, commonFlatAncestor, flatChildren } from './flat-t
 import { withLabelIndex } from './label-index';
 import { isAgentOutline } from './outline';
 import { clip, neutraliseText } from '../shared/text/line';
+import { nameWithoutIconGlyphs, withoutIconGlyphs } from './icon-glyphs';
 import { isShadowRoot, shadowTreesCanAddText, styleSheetsCanAddText } from './pseudo-content';
 import type { ListenerQuery } from './listener-channel';
 import type { RefRegistry } from './refs';
@@ -95,7 +96,7 @@ export function snapshotName(
     computedStyleSupportsPseudoElements:
       pseudo.inDocument || (pseudo.inShadowTrees && element.getRootNode() !== element.ownerDocument),
   });
-  return clip(neutraliseText(name), NAME_MAX);
+  return clip(neutraliseText(nameWithoutIconGlyphs(name, element)), NAME_MAX);
 }
 
 export function walkSnapshot(root: Element, options: WalkOptions): WalkResult {
@@ -188,7 +189,7 @@ class SnapshotWalker {
 
   flushText(): void {
     if (!this.#text) return;
-    const text = neutraliseText(this.#text);
+    const text = neutraliseText(withoutIconGlyphs(this.#text));
     const first = this.#runFirst;
     const last = this.#runLast;
     this.#text = '';
