@@ -124,6 +124,7 @@ interface EmitKind {
 }
 const PLAIN: EmitKind = { clickable: false };
 const CLICKABLE: EmitKind = { clickable: true };
+const HAND: EmitKind = { clickable: true, weak: 'cursor' };
 
 class SnapshotWalker {
   readonly lines: string[] = [];
@@ -261,7 +262,9 @@ class SnapshotWalker {
       (!role || FLATTENED_ROLES.has(role)) &&
       !LEAF_TAGS.has(tag);
     if (clickable && !(tag === 'label' && quiet)) {
-      this.#emit(element, 'generic', depth, true, cursor, quiet, CLICKABLE);
+      // A hand cursor over a control (a design system's field box around its combobox) is the
+      // control's: the box gets a ref only when nothing inside has one. Dragging needs no control.
+      this.#emit(element, 'generic', depth, true, cursor, quiet, grabbable ? CLICKABLE : HAND);
       return;
     }
     // Other signs that a person acts on it: these give a ref only when nothing inside has one.
