@@ -27,6 +27,10 @@ const BUNDLES: Record<string, string> = {
   'ag-grid': 'ag-grid.ts',
   bootstrap: 'bootstrap.ts',
   'jquery-ui': 'jquery-ui.ts',
+  ionic: 'ionic.ts',
+  carbon: 'carbon.ts',
+  fullcalendar: 'fullcalendar.ts',
+  pangea: 'pangea-board.tsx',
 };
 
 const TYPES: Record<string, string> = {

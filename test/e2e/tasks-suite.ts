@@ -23,6 +23,11 @@ const MATERIAL_READY = `['md-filled-button', 'md-checkbox', 'md-outlined-select'
 const SHOELACE_READY = `['sl-button', 'sl-checkbox', 'sl-select', 'sl-option', 'sl-input']
   .every((name) => customElements.get(name))`;
 
+const IONIC_READY = `['ion-select', 'ion-select-option', 'ion-popover', 'ion-toggle', 'ion-item']
+  .every((name) => customElements.get(name)) && window.tasks`;
+const CARBON_READY = `['cds-dropdown', 'cds-dropdown-item', 'cds-modal', 'cds-button']
+  .every((name) => customElements.get(name)) && window.tasks`;
+
 export const TASKS: Task[] = [
   native({
     id: 'native-date',
@@ -593,6 +598,134 @@ export const TASKS: Task[] = [
     state: 'release.steps()',
     // The plugin moves an item down past another once the pointer is over that item's lower half.
     expected: ['test', 'review', 'build', 'deploy'],
+  },
+
+  // Web-component design systems, a calendar and a drag board
+  {
+    id: 'ionic-select-popover',
+    library: 'Ionic',
+    needs: ['shadow DOM'],
+    page: '/tasks/ionic.html',
+    ready: IONIC_READY,
+    steps: [
+      { do: 'click', on: { role: ['button', 'combobox'], name: 'Priority', prefix: true } },
+      { do: 'click', on: { role: ['radio', 'option', 'menuitemradio'], name: 'High' } },
+    ],
+    state: `document.getElementById('priority').value`,
+    expected: 'high',
+  },
+  {
+    id: 'ionic-hover-popover',
+    library: 'Ionic',
+    needs: ['shadow DOM', 'hover'],
+    page: '/tasks/ionic.html',
+    ready: IONIC_READY,
+    steps: [
+      { do: 'hover', on: { role: 'button', name: 'More actions' } },
+      { do: 'click', on: { role: ['button', 'listitem', 'generic'], name: 'Close ticket' } },
+    ],
+    state: 'window.tasks.actions',
+    expected: ['close'],
+  },
+  {
+    id: 'carbon-dropdown',
+    library: 'Carbon',
+    needs: ['shadow DOM'],
+    page: '/tasks/carbon.html',
+    ready: CARBON_READY,
+    steps: [
+      { do: 'click', on: { role: 'combobox', name: 'Region' } },
+      { do: 'click', on: { role: 'option', name: 'Tokyo' } },
+    ],
+    state: `document.getElementById('region').value`,
+    expected: 'jp-tok',
+  },
+  {
+    id: 'carbon-modal-confirm',
+    library: 'Carbon',
+    needs: ['shadow DOM'],
+    page: '/tasks/carbon.html',
+    ready: CARBON_READY,
+    steps: [
+      { do: 'click', on: { role: 'button', name: 'Delete project' } },
+      { do: 'click', on: { role: 'button', name: 'Delete' } },
+    ],
+    state: `[window.tasks.deleted, document.getElementById('delete-modal').open]`,
+    expected: [true, false],
+  },
+  {
+    id: 'fullcalendar-move-event',
+    library: 'FullCalendar',
+    needs: ['drag', 'clickable by script'],
+    page: '/tasks/fullcalendar.html',
+    ready: 'window.calendar',
+    steps: [
+      {
+        do: 'drag',
+        on: { role: ['generic', 'link', 'button'], name: 'Design review' },
+        to: { role: 'gridcell', name: 'June 19, 2024' },
+      },
+    ],
+    state: `calendar.getEventById('review').startStr`,
+    expected: '2024-06-19',
+  },
+  {
+    id: 'fullcalendar-create-event',
+    library: 'FullCalendar',
+    needs: ['dialog', 'clickable by script'],
+    page: '/tasks/fullcalendar.html',
+    ready: 'window.calendar',
+    steps: [
+      {
+        do: 'click',
+        on: { role: 'gridcell', name: 'June 21, 2024' },
+        dialog: { accept: true, promptText: 'Team lunch' },
+      },
+    ],
+    state: `calendar.getEvents().filter((event) => event.title === 'Team lunch').map((event) => event.startStr)`,
+    expected: ['2024-06-21'],
+  },
+  {
+    id: 'fullcalendar-next-month',
+    library: 'FullCalendar',
+    needs: [],
+    page: '/tasks/fullcalendar.html',
+    ready: 'window.calendar',
+    steps: [{ do: 'click', on: { role: 'button', name: 'Next month' } }],
+    state: `calendar.view.title`,
+    expected: 'July 2024',
+  },
+  {
+    id: 'pangea-move-card',
+    library: '@hello-pangea/dnd',
+    needs: ['drag'],
+    page: '/tasks/pangea.html',
+    ready: 'window.board',
+    steps: [
+      {
+        do: 'drag',
+        on: { role: 'button', name: 'Fix login timeout' },
+        to: { role: 'button', name: 'Migrate database' },
+      },
+    ],
+    state: `[board.columns['In progress'], [...board.columns.Done].sort()]`,
+    expected: [[], ['Fix login timeout', 'Migrate database']],
+  },
+  {
+    id: 'pangea-reorder',
+    library: '@hello-pangea/dnd',
+    needs: ['drag'],
+    page: '/tasks/pangea.html',
+    ready: 'window.board',
+    steps: [
+      {
+        do: 'drag',
+        on: { role: 'button', name: 'Update pricing page' },
+        to: { role: 'button', name: 'Write release notes' },
+      },
+    ],
+    state: `board.columns['To do']`,
+    expected: ['Update pricing page', 'Write release notes'],
   },
 ];
 
