@@ -62,6 +62,15 @@ describe('the fix for a refused call', () => {
     expect(fixFor(notice({ gate: 'origin', url: 'https://shop.example/' }), actModeLocked)).toBeDefined();
   });
 
+  it("never offers a site the organisation's policy keeps out", () => {
+    const policy = facts({ policyAllows: (origin) => origin === 'https://shop.example' });
+    expect(fixFor(notice({ gate: 'origin', url: 'https://other.example/' }), policy)).toBeUndefined();
+    expect(fixFor(notice({ gate: 'origin', url: 'https://shop.example/' }), policy)).toEqual({
+      kind: 'allow-site',
+      origin: 'https://shop.example',
+    });
+  });
+
   it('offers nothing for gates the person cannot fix from a card', () => {
     for (const gate of ['kill-switch', 'exposure', 'confirmation', 'arguments', 'screenshots'] as const) {
       expect(fixFor(notice({ gate }), facts())).toBeUndefined();

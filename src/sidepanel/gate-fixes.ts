@@ -1,8 +1,8 @@
 /**
  * The change a person could make so that a call the gates refused goes through next time: allow
  * the site, turn act mode on, share the tab in front. Only refusals that come from the person's
- * own settings have one: a blocklisted site, a page that is not http(s), and a setting that is
- * locked never get a fix. Pure: the panel supplies the facts and performs the fix.
+ * own settings have one: a blocklisted site, a page that is not http(s), a setting an organisation
+ * has locked, and a site its policy keeps out never get a fix. Pure: the panel supplies the facts and performs the fix.
  */
 import { siteOrigin } from '../mcp-server/gates/origin';
 import type { RefusalNotice } from '../mcp-server/gates/types';
@@ -22,6 +22,8 @@ export interface FixFacts {
   /** How the panel names `callerId` when the tab in front can be shared with it. */
   shareable(callerId: string): string | undefined;
   locked?(setting: FixableSetting): boolean;
+  /** Whether the organisation lets agents reach `origin` at all (always, without a policy). */
+  policyAllows?(origin: string): boolean;
 }
 
 export function fixFor(notice: RefusalNotice, facts: FixFacts): GateFix | undefined {
@@ -32,6 +34,7 @@ export function fixFor(notice: RefusalNotice, facts: FixFacts): GateFix | undefi
     case 'origin': {
       const origin = siteOrigin(notice.url);
       if (!origin || !notice.url || locked('allowedSites')) return undefined;
+      if (facts.policyAllows && !facts.policyAllows(origin)) return undefined;
       if (facts.blockedBy(notice.url) !== undefined || facts.blockedBy(`${origin}/`) !== undefined) return undefined;
       return { kind: 'allow-site', origin };
     }

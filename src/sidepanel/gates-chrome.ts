@@ -30,6 +30,8 @@ export interface PanelGatesOptions {
   hasHostPermission(origin: string): Promise<boolean>;
   hasAllUrls(): Promise<boolean>;
   refused?(notice: RefusalNotice): void;
+  policyAllowsSite?(origin: string): boolean;
+  alwaysConfirm?(): boolean;
 }
 
 /** The blocklist for the current settings, rebuilt only when the user's changes do. */
@@ -60,6 +62,8 @@ export function createPanelGates(options: PanelGatesOptions): GateEnvironment {
       options.confirmations.ask(request, options.settings().confirmationTimeoutSec * 1000, signal),
     audit: options.audit,
     ...(options.refused ? { refused: options.refused } : {}),
+    ...(options.policyAllowsSite ? { policyAllowsSite: options.policyAllowsSite } : {}),
+    ...(options.alwaysConfirm ? { alwaysConfirm: options.alwaysConfirm } : {}),
   });
 }
 

@@ -9,11 +9,14 @@ import { SessionGrants } from '../mcp-server/gates/call-gate';
 import { KillSwitch } from '../mcp-server/gates/kill-switch';
 import type { GateEnvironment, RefusalNotice } from '../mcp-server/gates/types';
 import { AuditLog } from '../mcp-server/gates/audit-log';
+import { isLocked, policyAllowsSite } from '../shared/policy';
+import { PolicyHolder } from '../shared/policy-holder';
 import { SecretValueStore } from '../shared/secret-values';
 import type { AgentProfile, Settings } from '../shared/settings';
 import type { SettingsStore } from '../shared/settings-store';
 import type { StorageArea } from '../shared/stores';
 import type { AgentOffers } from './agent-offers';
+import type { FixableSetting } from './gate-fixes';
 import { h } from './dom';
 import {
   blocklistFor,
@@ -36,6 +39,8 @@ export interface GatesServiceOptions {
   local: StorageArea;
   store: SettingsStore;
   promptsRoot: HTMLElement;
+  /** The organisation's policy: it narrows what the gates allow (shared/policy.ts). */
+  policy?: PolicyHolder;
 }
 
 /** What the panel supplies to the Settings view besides the gates' own parts. */
@@ -70,6 +75,7 @@ export interface GatesService {
   tray: PromptTray;
   grants: SessionGrants;
   gates: GateEnvironment;
+  policy: PolicyHolder;
   /** The kill switch was pulled here: withdraw waiting cards and forget "for this site" grants. */
   disconnected(): void;
   /** Pulling the switch in another window's panel disconnects this one's agents too. */
@@ -87,15 +93,23 @@ export interface GateFixActions {
   setActMode(on: boolean): Promise<void>;
   /** Asks Chrome for the site and adds it to the allowed sites; why not, when Chrome said no. */
   allowSite(origin: string): Promise<string | undefined>;
-  /** The blocklist entry that matches `url`, if any. */
+  /** The blocklist entry that matches `url`, if any (the organisation's blocked sites included). */
   blockedBy(url: string): string | undefined;
+  /** Settings the organisation's policy decides: never offered as a fix. */
+  locked(setting: FixableSetting): boolean;
+  /** Whether the organisation's policy lets agents reach `origin`. */
+  policyAllows(origin: string): boolean;
 }
 
 export async function startGates(options: GatesServiceOptions): Promise<GatesService> {
+  const policy = options.policy ?? new PolicyHolder();
+  // What the person set, for Settings to show; the gates act on it as the policy narrows it.
   const settings = () => options.store.get();
+  const effective = () => policy.effective(options.store.get());
   const killSwitch = new KillSwitch();
   await persistKillSwitch(killSwitch, options.local);
-  const audit = new AuditLog(options.local, { exclusive });
+  const retention = policy.policy.AuditRetention;
+  const audit = new AuditLog(options.local, { exclusive, ...(retention ? { limit: retention } : {}) });
   await audit.load();
   const secrets = new SecretValueStore(options.local);
   await secrets.load();
@@ -103,7 +117,9 @@ export async function startGates(options: GatesServiceOptions): Promise<GatesSer
   const grants = new SessionGrants();
   const refusalListeners = new Set<(notice: RefusalNotice) => void>();
   const gates: GateEnvironment = createPanelGates({
-    settings,
+    settings: effective,
+    policyAllowsSite: (origin) => policyAllowsSite(policy.policy, origin),
+    alwaysConfirm: () => policy.policy.AlwaysConfirm === true,
     killed: () => killSwitch.engaged,
     confirmations: { ask: (request, timeoutMs, signal) => tray.confirm(request, timeoutMs, signal) },
     audit: (entry) => audit.append(entry),
@@ -114,7 +130,7 @@ export async function startGates(options: GatesServiceOptions): Promise<GatesSer
       for (const listener of refusalListeners) listener(notice);
     },
   });
-  const blocklist = blocklistFor(settings);
+  const blocklist = blocklistFor(effective);
 
   let onSaved: (() => void) | undefined;
   const update = async (change: (current: Settings) => Settings) => {
@@ -137,6 +153,8 @@ export async function startGates(options: GatesServiceOptions): Promise<GatesSer
       return undefined;
     },
     blockedBy: (url) => blocklist().match(url)?.entry.name,
+    locked: (setting) => setting === 'actMode' && isLocked(policy.policy, 'actMode'),
+    policyAllows: (origin) => policyAllowsSite(policy.policy, origin),
   };
 
   return {
@@ -148,6 +166,7 @@ export async function startGates(options: GatesServiceOptions): Promise<GatesSer
     gates,
     fixes,
     onRefused: (listener) => void refusalListeners.add(listener),
+    policy,
 
     disconnected(): void {
       tray.withdrawAll();
@@ -172,6 +191,9 @@ export async function startGates(options: GatesServiceOptions): Promise<GatesSer
       onSaved = host.changed;
       return {
         settings,
+        effective,
+        locked: (setting) => isLocked(policy.policy, setting),
+        managed: () => policy.read,
         setActMode: fixes.setActMode,
         setScreenshots: async (on) => {
           if (on) {

@@ -16,7 +16,7 @@ export interface PanelFixesOptions {
   guards: Pick<GatesService, 'fixes' | 'onRefused'>;
   sharing: TabSharing;
   store: SettingsStore;
-  /** Settings an organisation has locked: never offered as a fix. */
+  /** Settings an organisation has locked, besides those its policy does: never offered as a fix. */
   locked?(setting: FixableSetting): boolean;
 }
 
@@ -39,7 +39,8 @@ export function offerGateFixes(options: PanelFixesOptions): (segmentId: string) 
         const found = shareTarget(callerId);
         return found && targetName(found.target);
       },
-      ...(options.locked ? { locked: options.locked } : {}),
+      locked: (setting) => guards.fixes.locked(setting) || (options.locked?.(setting) ?? false),
+      policyAllows: guards.fixes.policyAllows,
     });
     if (!fix) return;
     const agentId = agentOf(notice.callerId);

@@ -23,6 +23,10 @@ export interface GateSources {
   confirm(request: ConfirmRequest, signal: AbortSignal): Promise<ConfirmAnswer>;
   audit(entry: AuditEntry): void;
   refused?(notice: RefusalNotice): void;
+  /** Whether the organisation's policy lets agents reach this origin (always, without a policy). */
+  policyAllowsSite?(origin: string): boolean;
+  /** The organisation's policy wants every write confirmed: no "for this site" grants. */
+  alwaysConfirm?(): boolean;
 }
 
 export function createGateEnvironment(sources: GateSources): GateEnvironment {
@@ -37,6 +41,7 @@ export function createGateEnvironment(sources: GateSources): GateEnvironment {
         allowedSites: sources.allowedSites(),
         chromeGranted: origin ? await sources.hasHostPermission(origin) : false,
         blockedBy: blocked?.entry.name,
+        outsidePolicy: !!origin && sources.policyAllowsSite?.(origin) === false,
       });
     },
     async captureRefusal() {
@@ -47,5 +52,6 @@ export function createGateEnvironment(sources: GateSources): GateEnvironment {
     confirm: sources.confirm,
     audit: sources.audit,
     ...(sources.refused ? { refused: sources.refused } : {}),
+    alwaysConfirm: () => sources.alwaysConfirm?.() ?? false,
   };
 }
