@@ -25,7 +25,7 @@ import { t } from './i18n';
 import { PermissionChoices } from '../acp/permission-choices';
 import { SessionIdStore, StoredRefCounters, TokenStore, type StorageArea } from '../shared/stores';
 import { AgentHub } from './agent-hub';
-import { AgentOffers, type ServedAgent } from './agent-offers';
+import { AgentOffers, offerChoicesChanged, type ServedAgent } from './agent-offers';
 import { ChatModel } from './chat-model';
 import { chromeArea } from './chrome-area';
 import { startGates, type GatesService } from './gates-service';
@@ -191,6 +191,7 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
     if (change.kind === 'tools') hub.announceListChanged(pageServerKey(change.origin));
     else hub.redeclare();
   });
+  followOffered(store, () => hub.redeclare());
 
   return {
     windowId,
@@ -209,6 +210,16 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
     hub,
     sharing,
   };
+}
+
+/**
+ * What an agent is offered changed in Settings (browser access, "Offer … to …"): a server it is
+ * offered now reaches its session at once, as a connector turned on does.
+ */
+function followOffered(store: SettingsStore, redeclare: () => void): void {
+  store.subscribe((next, previous) => {
+    if (offerChoicesChanged(previous.agents, next.agents)) redeclare();
+  });
 }
 
 /**
