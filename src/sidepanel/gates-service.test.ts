@@ -33,6 +33,7 @@ async function setup(area = new MemoryArea(), connectorIds: string[] = []) {
     agentsSection: () => document.createElement('section'),
     reconnect: (id) => reconnected.push(id),
     openAudit: () => undefined,
+    watchOffers: () => () => undefined,
   });
   return { wiring, offers, actions, settings: () => store.get(), area, reconnected };
 }

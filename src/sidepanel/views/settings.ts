@@ -30,6 +30,8 @@ export interface SettingsActions {
   agentsSection(): HTMLElement;
   exposure: ExposureActions;
   openAudit(): void;
+  /** Calls `redraw` whenever the servers on offer change (a connector turned on); returns the way to stop. */
+  watchOffers(redraw: () => void): () => void;
 }
 
 /** Re-renders `root` with `build`, putting focus back on the control that had it. */
@@ -125,47 +127,60 @@ function sitesSection(actions: SettingsActions, refresh: () => void): HTMLElemen
   );
 }
 
+function generalSection(actions: SettingsActions, render: () => void, screenshotError: HTMLElement): HTMLElement {
+  const settings = actions.settings();
+  const timeout = boundedNumberInput({
+    id: 'confirm-timeout',
+    min: 5,
+    max: 3600,
+    current: () => actions.settings().confirmationTimeoutSec,
+    save: (seconds) => void actions.setConfirmationTimeout(seconds),
+  });
+  return h(
+    'section',
+    { className: 'settings-group', 'aria-labelledby': 'general-heading' },
+    h('h3', { id: 'general-heading' }, t('settingsGeneral')),
+    toggle('act-mode', t('actMode'), t('actModeHint'), settings.actMode, (on) => {
+      void actions.setActMode(on).then(render);
+    }),
+    toggle('screenshots', t('screenshots'), t('screenshotsHint'), settings.screenshots, (on) => {
+      screenshotError.textContent = '';
+      void actions.setScreenshots(on).then((problem) => {
+        render();
+        screenshotError.textContent = problem ?? '';
+      });
+    }),
+    screenshotError,
+    h(
+      'div',
+      { className: 'field' },
+      h('label', { for: timeout.id }, t('confirmationTimeout')),
+      timeout,
+      h('p', { className: 'hint' }, t('confirmationTimeoutHint')),
+    ),
+    h('button', { type: 'button', onclick: () => actions.openAudit() }, t('auditLog')),
+  );
+}
+
+/** The gates' and agents' sections of Settings, redrawn together when one of them changes. */
 export function settingsView(actions: SettingsActions): HTMLElement {
-  const root = h('section', { className: 'settings', 'aria-labelledby': 'settings-heading' });
+  const root = h('div', { className: 'settings-core' });
   const screenshotError = h('p', { className: 'field-error', role: 'alert', id: 'screenshots-error' });
   const render = () =>
-    rerender(root, () => {
-      const settings = actions.settings();
-      const timeout = boundedNumberInput({
-        id: 'confirm-timeout',
-        min: 5,
-        max: 3600,
-        current: () => actions.settings().confirmationTimeoutSec,
-        save: (seconds) => void actions.setConfirmationTimeout(seconds),
-      });
-      return [
-        h('h2', { id: 'settings-heading' }, t('settings')),
-        toggle('act-mode', t('actMode'), t('actModeHint'), settings.actMode, (on) => {
-          void actions.setActMode(on).then(render);
-        }),
-        toggle('screenshots', t('screenshots'), t('screenshotsHint'), settings.screenshots, (on) => {
-          screenshotError.textContent = '';
-          void actions.setScreenshots(on).then((problem) => {
-            render();
-            screenshotError.textContent = problem ?? '';
-          });
-        }),
-        screenshotError,
-        h(
-          'div',
-          { className: 'field' },
-          h('label', { for: timeout.id }, t('confirmationTimeout')),
-          timeout,
-          h('p', { className: 'hint' }, t('confirmationTimeoutHint')),
-        ),
-        sitesSection(actions, render),
-        blocklistSection(actions.blocklist, render),
-        secretsSection(actions.secrets, render),
-        actions.agentsSection(),
-        exposureSection(actions.exposure, render),
-        h('button', { type: 'button', onclick: () => actions.openAudit() }, t('auditLog')),
-      ];
-    });
+    rerender(root, () => [
+      generalSection(actions, render, screenshotError),
+      sitesSection(actions, render),
+      blocklistSection(actions.blocklist, render),
+      secretsSection(actions.secrets, render),
+      actions.agentsSection(),
+      exposureSection(actions.exposure, render),
+    ]);
   render();
+  // Only the list of what agents are offered follows the servers: the rest may hold what the person is typing.
+  const stop = actions.watchOffers(() => {
+    if (!root.isConnected) return stop();
+    const shown = root.querySelector('section[aria-labelledby="exposure-heading"]');
+    shown?.replaceWith(exposureSection(actions.exposure, render));
+  });
   return root;
 }
