@@ -29,6 +29,14 @@ describe('the chat keeps its place, and Settings says where things are', () => {
     await panel.setViewportSize({ width: 360, height: 700 });
     await addAgentThroughForm(panel, { name: 'Demo', url: broker.url, token: TOKEN });
     await panel.getByRole('button', { name: /Demo: connected/ }).waitFor({ timeout: 30_000 });
+    // The empty chat suggests what the demo agent answers, and "/" lists its commands.
+    await panel.getByText(/^Say hello to Demo, the demo agent\./).waitFor();
+    await panel.getByRole('textbox', { name: 'Message' }).fill('/');
+    await panel
+      .getByRole('listbox', { name: 'Commands' })
+      .getByRole('option', { name: /^\/help/ })
+      .waitFor();
+    await panel.getByRole('textbox', { name: 'Message' }).fill('');
     for (let n = 1; n <= 4; n++) {
       await sendMessage(panel, 'help');
       await panel

@@ -46,7 +46,12 @@ export class StickToBottom {
     scroller.addEventListener(
       'scroll',
       () => {
-        if (scroller.isConnected && scroller.clientHeight > 0) this.#readingTop = scroller.scrollTop;
+        if (!scroller.isConnected || scroller.clientHeight === 0) return;
+        const top = scroller.scrollTop;
+        // Anchoring moves a pinned view down as content grows, without the observer hearing of it:
+        // keep the mark current, or a later scroll up that stays below an old mark is taken for growth.
+        if (this.#pinned && top > this.#readingTop) this.#pinnedTop = top;
+        this.#readingTop = top;
       },
       { passive: true },
     );
