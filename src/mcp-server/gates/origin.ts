@@ -11,6 +11,8 @@ export interface OriginFacts {
   blockedBy: string | undefined;
   /** The entry's rule that matched (`bank.example/settings`), so a refusal names the path it covers. */
   blockedRule?: string | undefined;
+  /** The organisation's policy leaves this origin out: no one in the panel can allow it. */
+  outsidePolicy?: boolean;
 }
 
 /** Normalises what a user types ("example.com", "https://example.com/path") to an origin. */
@@ -63,6 +65,9 @@ export function originRefusal(url: string | undefined, facts: OriginFacts): stri
       return `Refused: ${page} is under ${rule}, on the high-risk blocklist (${facts.blockedBy}). Tabwright never acts there; do not retry. The rest of ${origin} is not covered by this rule.`;
     }
     return `Refused: ${origin} is on the high-risk blocklist (${facts.blockedBy}). Tabwright never acts there; do not retry.`;
+  }
+  if (facts.outsidePolicy) {
+    return `Refused: ${origin} is outside the sites your organisation allows. Nobody can allow it in Tabwright; do not retry.`;
   }
   if (!facts.allowedSites.includes(origin)) {
     return `Refused: ${origin} is not an allowed site. Only the user can allow it, in Tabwright settings; ask them.`;
