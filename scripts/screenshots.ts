@@ -30,6 +30,7 @@ import {
 } from '../test/e2e/harness';
 import { startShowcasePeer } from '../test/peers/showcase-peer';
 import { startBroker, type RunningBroker } from '../broker/server';
+import type { PanelServer } from '../broker/panel-tools';
 
 const OUT = join(ROOT, 'test-results', 'screenshots');
 /** A side panel at its narrowest, and at a common width. */
@@ -266,6 +267,62 @@ async function shootDemo(locale: string, text: PanelText, suffix: string, broker
   return files;
 }
 
+/**
+ * Cards beside a call: the fixes a refusal offers ("Allow <site>", "Turn on act mode") and a
+ * confirmation in words. Calls come from the broker's side of the real tunnel, as in the e2e rig.
+ */
+async function shootCards(locale: string, text: PanelText, suffix: string, broker: RunningBroker) {
+  const files: string[] = [];
+  const fixtures = await startFixtureServer();
+  const launched = await launchWithExtension(undefined, { locale });
+  try {
+    const panel = await openPanelTab(launched);
+    await panel.setViewportSize(VIEWPORT);
+    await addAgentThroughForm(panel, { name: 'Demo', url: broker.url, token: 'screenshot-token' }, text);
+    const chip = new RegExp(`^Demo: ${escapeRegExp(text('statusConnected'))}`);
+    await panel.getByRole('button', { name: chip }).waitFor({ timeout: 30_000 });
+    let server: PanelServer | undefined;
+    for (let tries = 0; !server && tries < 300; tries++) {
+      server = broker.sessions.all().find((session) => session.servers.length > 0)?.servers[0];
+      if (!server) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    if (!server) throw new Error('the panel declared no browser server');
+    const call = (tool: string, args: Record<string, unknown> = {}) => server.call(`${server.name}.${tool}`, args);
+    const shop = await launched.context.newPage();
+    await shop.goto(fixtures.url('/fixes/shop.html'));
+    await shop.bringToFront();
+    const host = new URL(fixtures.allowed).host;
+
+    await call('snapshot');
+    const allow = panel.getByRole('button', { name: text('fixAllowSite', host) });
+    await allow.waitFor();
+    files.push(...(await both(panel, 'card-fix-site', suffix)));
+    await allow.click();
+    const snapshot = await call('snapshot');
+    const snapshotText = snapshot.content.map((part) => ('text' in part ? part.text : '')).join('\n');
+    const ref = /button "Place order" \[ref=([^\]]+)\]/.exec(snapshotText)?.[1];
+    if (!ref) throw new Error(`no Place order button in:\n${snapshotText}`);
+    await call('click', { ref });
+    const turnOn = panel.getByRole('button', { name: text('fixTurnOnActMode') });
+    await turnOn.waitFor();
+    files.push(...(await both(panel, 'card-fix-act-mode', suffix)));
+    await turnOn.click();
+
+    const asked = call('click', { ref });
+    const card = panel.locator('section.confirmation');
+    await card.waitFor({ timeout: 30_000 });
+    files.push(...(await both(panel, 'card-confirm-words', suffix)));
+    await card.getByText(text('confirmArguments'), { exact: true }).click();
+    files.push(...(await both(panel, 'card-confirm-arguments', suffix)));
+    await card.getByRole('button', { name: text('deny') }).click();
+    await asked;
+  } finally {
+    await launched.close();
+    await fixtures.close();
+  }
+  return files;
+}
+
 async function main(): Promise<void> {
   mkdirSync(OUT, { recursive: true });
   const peer = await startShowcasePeer();
@@ -277,6 +334,7 @@ async function main(): Promise<void> {
       if (wanted('refusals')) files.push(...(await shootRefusals(locale, text, suffix, broker)));
       if (wanted('chat') || wanted('first-run')) files.push(...(await shoot(locale, text, suffix, peer.url)));
       if (wanted('demo') || wanted('settings')) files.push(...(await shootDemo(locale, text, suffix, broker)));
+      if (wanted('cards')) files.push(...(await shootCards(locale, text, suffix, broker)));
     }
   } finally {
     await peer.close();

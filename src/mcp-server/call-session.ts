@@ -210,7 +210,17 @@ export class CallSession {
     return outcome === 'ok' || outcome === 'error' ? scrubResult(result, this.#scrub) : result;
   }
 
-  refuse(gate: GateName, text: string): CallToolResult {
+  /** Ends the call refused at `gate`; the panel hears of it too (`url`: the address the origin gate refused). */
+  refuse(gate: GateName, text: string, url?: string): CallToolResult {
+    const { caller, server, tool } = this.facts;
+    this.env.refused?.({
+      callerId: caller.id,
+      callerLabel: caller.label,
+      server,
+      tool: tool.name,
+      gate,
+      ...(url !== undefined ? { url } : {}),
+    });
     return this.finish(errorResult(text), `refused:${gate}`, text);
   }
 

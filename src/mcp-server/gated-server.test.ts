@@ -13,7 +13,7 @@ import { Blocklist } from './gates/blocklist';
 import { auditUnknownTool, SessionGrants } from './gates/call-gate';
 import { createGateEnvironment, type GateSources } from './gates/environment';
 import { AUDIT_STRING_LIMIT, MASK } from './gates/redact';
-import type { AuditEntry, ConfirmAnswer, ConfirmRequest, GateEnvironment } from './gates/types';
+import type { AuditEntry, ConfirmAnswer, ConfirmRequest, GateEnvironment, RefusalNotice } from './gates/types';
 import { ToolRegistry } from './registry';
 import type { CallToolResult } from './response';
 import { targetOf, type ToolSpec } from './tool-spec';
@@ -196,6 +196,39 @@ describe('a call through the gated server', () => {
     await run(env, grants);
     expect(audit.map((e) => e.outcome)).toEqual(['refused:screenshots', 'refused:screenshots', 'ok']);
     expect(ran).toHaveLength(1);
+  });
+
+  it('tells the panel of each refusal, with the address the origin gate refused, and the agent nothing more', async () => {
+    const notices: RefusalNotice[] = [];
+    const { env, state, grants } = setup({ refused: (notice) => notices.push(notice) });
+    const toOther = await call(navigateTool, { url: 'https://other.example/x' }, { agentName: 'Demo' }).run(
+      env,
+      grants,
+    );
+    state.act = false;
+    const readOnly = await call(clickTool, { ref: 'e1' }).run(env, grants);
+    expect(notices).toEqual([
+      {
+        callerId: 'Demo',
+        callerLabel: 'Demo',
+        server: 'tabwright',
+        tool: 'navigate',
+        gate: 'origin',
+        url: 'https://other.example/x',
+      },
+      { callerId: 'Agent', callerLabel: 'Agent', server: 'tabwright', tool: 'click', gate: 'act-mode' },
+    ]);
+    expect(text(toOther)).toBe(
+      'Refused: https://other.example is not an allowed site. Only the user can allow it, in Tabwright settings; ask them.',
+    );
+    expect(text(readOnly)).toMatch(/^Refused: act mode is off/);
+  });
+
+  it("says on a site tool's card that it works in its own tab on the site", async () => {
+    const { env, asked, grants } = setup();
+    await call({ ...clickTool, name: 'add_note', scope: 'site', input: z.object({}) }, {}).run(env, grants);
+    await call(clickTool, { ref: 'e1' }).run(env, grants);
+    expect(asked.map((request) => request.ownTab)).toEqual([true, undefined]);
   });
 
   it('checks the destination before asking, and shows it on the card', async () => {

@@ -193,7 +193,7 @@ export class GatedServer<T extends ToolSpec> implements ToolServer {
     const before = await check();
     session.place.origin = before.checked.origin;
     if (before.checked.destination !== undefined) session.place.destination = before.checked.destination;
-    if (before.refused) return session.refuse(before.refused.gate, before.refused.text);
+    if (before.refused) return session.refuse(before.refused.gate, before.refused.text, before.refused.url);
     session.tab = before.checked.tab;
     session.allowed(session.tab?.url);
     const { origin, destination } = session.place;
@@ -224,6 +224,7 @@ export class GatedServer<T extends ToolSpec> implements ToolServer {
         ...(destination !== undefined && destination !== origin ? { destination } : {}),
         args: session.shownArgs,
         ...(session.tab?.url ? { url: session.tab.url } : {}),
+        ...(session.tab?.url && tool.scope === 'site' ? { ownTab: true as const } : {}),
         ...(described?.length
           ? { targets: described.map((seen) => ({ ...seen, target: session.shownTarget(seen.target) })) }
           : {}),
@@ -242,7 +243,7 @@ export class GatedServer<T extends ToolSpec> implements ToolServer {
       if (after.refused?.gate === 'target') {
         return session.refuse('confirmation', REFUSALS.pageMoved('a page Tabwright cannot work on'));
       }
-      if (after.refused) return session.refuse(after.refused.gate, after.refused.text);
+      if (after.refused) return session.refuse(after.refused.gate, after.refused.text, after.refused.url);
       // Refs die with their document, so the same tab on the same origin is what the user approved.
       const moved =
         after.checked.tab?.id !== session.tab?.id ||

@@ -387,3 +387,30 @@ describe('input requests', () => {
     ]);
   });
 });
+
+describe('ChatModel fixes for refused calls', () => {
+  it('puts the fix in the reply under way, once while it waits, and again once it was made', () => {
+    const { chat, apply, reply } = model();
+    chat.startTurn('a1', 'Demo');
+    apply(text('Clicking.'));
+    chat.offerFix('a1', 'Demo', { kind: 'act-mode' }, 'click');
+    chat.offerFix('a1', 'Demo', { kind: 'act-mode' }, 'click');
+    const fixes = () => reply().segments.filter((segment) => segment.kind === 'fix');
+    expect(fixes()).toEqual([{ kind: 'fix', id: expect.any(String), fix: { kind: 'act-mode' }, tool: 'click' }]);
+    chat.fixDone(fixes()[0]!.id);
+    expect(fixes()[0]).toMatchObject({ applied: true });
+    chat.offerFix('a1', 'Demo', { kind: 'act-mode' }, 'click');
+    expect(fixes()).toHaveLength(2);
+  });
+
+  it('stands on its own, finished, when the agent is not replying', () => {
+    const { chat } = model();
+    chat.offerFix('a1', 'Demo', { kind: 'allow-site', origin: 'http://127.0.0.1:8090' }, 'snapshot');
+    expect(chat.items).toEqual([
+      expect.objectContaining({ kind: 'agent', agentId: 'a1', agentName: 'Demo', done: true }),
+    ]);
+    expect(chat.isStreaming('a1')).toBe(false);
+    chat.fixDone((chat.items[0] as AgentItem).segments[0]!.id, 'Chrome did not grant access.');
+    expect((chat.items[0] as AgentItem).segments[0]).toMatchObject({ problem: 'Chrome did not grant access.' });
+  });
+});

@@ -8,6 +8,7 @@ import type { ElicitationPrompt } from '../acp/elicitation';
 import type { PermissionPrompt } from '../acp/permissions';
 import { jsonPreview, toolContentOf } from './chat-content';
 import { fieldsOf } from './elicitation-form';
+import { sameFix, type GateFix } from './gate-fixes';
 import type {
   AgentItem,
   ChatChange,
@@ -264,6 +265,47 @@ export class ChatModel {
         : { cancelled: true };
       this.#emit({ type: 'segment', item: owner, segment });
     });
+  }
+
+  /**
+   * A call of the agent's was refused by the person's own settings: the fix is offered in its
+   * reply, or on its own when no reply is under way. A fix still waiting in the agent's latest
+   * message is not offered again (agents retry).
+   */
+  offerFix(agentId: string, agentName: string, fix: GateFix, tool: string): void {
+    let latest = this.#open.get(agentId);
+    for (let i = this.items.length - 1; !latest && i >= 0; i--) {
+      const item = this.items[i]!;
+      if (item.kind === 'agent' && item.agentId === agentId) latest = item;
+    }
+    const waiting = latest?.segments.some((s) => s.kind === 'fix' && !s.applied && sameFix(s.fix, fix));
+    if (waiting) return;
+    const open = this.#open.get(agentId);
+    if (open) {
+      this.#segment(open, 'fix', { fix, tool });
+      return;
+    }
+    this.#add<AgentItem>({
+      kind: 'agent',
+      id: this.#id('a'),
+      at: this.now(),
+      agentId,
+      agentName,
+      segments: [{ kind: 'fix', id: this.#id('s'), fix, tool }],
+      done: true,
+    });
+  }
+
+  /** The person pressed a fix: it is marked done, or says why it could not be made. */
+  fixDone(segmentId: string, problem?: string): void {
+    const found = this.#findSegment('fix', (segment) => segment.id === segmentId);
+    if (!found) return;
+    if (problem) found.segment.problem = problem;
+    else {
+      found.segment.applied = true;
+      delete found.segment.problem;
+    }
+    this.#emit({ type: 'segment', item: found.item, segment: found.segment });
   }
 
   /** Answers a pending permission request shown in the transcript. */

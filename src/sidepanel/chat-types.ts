@@ -5,6 +5,7 @@
  */
 import type { PlanEntryPriority, PlanEntryStatus, ToolCallStatus, ToolKind } from '@agentclientprotocol/sdk/unstable';
 import type { ElicitationField, Problem } from './elicitation-form';
+import type { GateFix } from './gate-fixes';
 
 export interface UserItem {
   kind: 'user';
@@ -97,7 +98,9 @@ export type Segment =
     }
   | { kind: 'compaction'; id: string; compactionId: string; status: string; summary: string; error?: string }
   | { kind: 'subagent'; id: string; sessionId: string; title?: string; description?: string; state?: string }
-  | { kind: 'relay'; id: string; messageId: string; text: string };
+  | { kind: 'relay'; id: string; messageId: string; text: string }
+  /** A call of the agent's was refused by the person's own settings: the change that lets the next one through. */
+  | { kind: 'fix'; id: string; fix: GateFix; tool: string; applied?: boolean; problem?: string };
 
 export type SegmentOf<K extends Segment['kind']> = Extract<Segment, { kind: K }>;
 export type SegmentFields<K extends Segment['kind']> = Omit<SegmentOf<K>, 'kind' | 'id'>;

@@ -7,7 +7,13 @@ import { Blocklist, effectiveBlocklist } from '../mcp-server/gates/blocklist';
 import { ALL_URLS } from '../mcp-server/gates/capture';
 import { createGateEnvironment } from '../mcp-server/gates/environment';
 import type { KillSwitch } from '../mcp-server/gates/kill-switch';
-import type { AuditEntry, ConfirmAnswer, ConfirmRequest, GateEnvironment } from '../mcp-server/gates/types';
+import type {
+  AuditEntry,
+  ConfirmAnswer,
+  ConfirmRequest,
+  GateEnvironment,
+  RefusalNotice,
+} from '../mcp-server/gates/types';
 import type { Settings } from '../shared/settings';
 import type { StorageArea } from '../shared/stores';
 
@@ -23,6 +29,7 @@ export interface PanelGatesOptions {
   secretValues(): readonly string[];
   hasHostPermission(origin: string): Promise<boolean>;
   hasAllUrls(): Promise<boolean>;
+  refused?(notice: RefusalNotice): void;
   policyAllowsSite?(origin: string): boolean;
   alwaysConfirm?(): boolean;
 }
@@ -54,6 +61,7 @@ export function createPanelGates(options: PanelGatesOptions): GateEnvironment {
     confirm: (request, signal) =>
       options.confirmations.ask(request, options.settings().confirmationTimeoutSec * 1000, signal),
     audit: options.audit,
+    ...(options.refused ? { refused: options.refused } : {}),
     ...(options.policyAllowsSite ? { policyAllowsSite: options.policyAllowsSite } : {}),
     ...(options.alwaysConfirm ? { alwaysConfirm: options.alwaysConfirm } : {}),
   });

@@ -7,7 +7,7 @@
 import { customEntry, effectiveBlocklist, SHIPPED_BLOCKLIST } from '../mcp-server/gates/blocklist';
 import { SessionGrants } from '../mcp-server/gates/call-gate';
 import { KillSwitch } from '../mcp-server/gates/kill-switch';
-import type { GateEnvironment } from '../mcp-server/gates/types';
+import type { GateEnvironment, RefusalNotice } from '../mcp-server/gates/types';
 import { AuditLog } from '../mcp-server/gates/audit-log';
 import { isLocked, policyAllowsSite } from '../shared/policy';
 import { PolicyHolder } from '../shared/policy-holder';
@@ -16,6 +16,7 @@ import type { AgentProfile, Settings } from '../shared/settings';
 import type { SettingsStore } from '../shared/settings-store';
 import type { StorageArea } from '../shared/stores';
 import type { AgentOffers } from './agent-offers';
+import type { FixableSetting } from './gate-fixes';
 import { h } from './dom';
 import {
   blocklistFor,
@@ -84,6 +85,22 @@ export interface GatesService {
   banner(agents: () => Array<{ id: string; name: string }>, reconnect: (agentId: string) => void): HTMLElement;
   auditView(close: () => void): HTMLElement;
   settingsActions(host: SettingsHost): SettingsActions;
+  /** The changes a refused call's fix makes: the same ones Settings makes. */
+  fixes: GateFixActions;
+  /** Hears of every call the gates refuse (the agent hears only the refusal). */
+  onRefused(listener: (notice: RefusalNotice) => void): void;
+}
+
+export interface GateFixActions {
+  setActMode(on: boolean): Promise<void>;
+  /** Asks Chrome for the site and adds it to the allowed sites; why not, when Chrome said no. */
+  allowSite(origin: string): Promise<string | undefined>;
+  /** The blocklist entry that matches `url`, if any (the organisation's blocked sites included). */
+  blockedBy(url: string): string | undefined;
+  /** Settings the organisation's policy decides: never offered as a fix. */
+  locked(setting: FixableSetting): boolean;
+  /** Whether the organisation's policy lets agents reach `origin`. */
+  policyAllows(origin: string): boolean;
 }
 
 export async function startGates(options: GatesServiceOptions): Promise<GatesService> {
@@ -100,6 +117,7 @@ export async function startGates(options: GatesServiceOptions): Promise<GatesSer
   await secrets.load();
   const tray = new PromptTray(options.promptsRoot);
   const grants = new SessionGrants();
+  const refusalListeners = new Set<(notice: RefusalNotice) => void>();
   const gates: GateEnvironment = createPanelGates({
     settings: effective,
     policyAllowsSite: (origin) => policyAllowsSite(policy.policy, origin),
@@ -110,6 +128,9 @@ export async function startGates(options: GatesServiceOptions): Promise<GatesSer
     secretValues: () => secrets.values,
     hasHostPermission: chromeHasHostPermission,
     hasAllUrls: chromeHasAllUrls,
+    refused: (notice) => {
+      for (const listener of refusalListeners) listener(notice);
+    },
   });
   const blocklist = blocklistFor(effective);
 
@@ -122,6 +143,21 @@ export async function startGates(options: GatesServiceOptions): Promise<GatesSer
     update((s) => ({ ...s, agents: s.agents.map((a) => (a.id === agentId ? change(a) : a)) }));
   const updateBlocklist = (change: (list: Settings['blocklist']) => Settings['blocklist']) =>
     update((s) => ({ ...s, blocklist: change(s.blocklist) }));
+  const fixes: GateFixActions = {
+    setActMode: (on) => update((s) => ({ ...s, actMode: on })),
+    allowSite: async (origin) => {
+      if (!(await requestHostPermission(origin))) return `Chrome did not grant access to ${origin}.`;
+      if (!settings().allowedSites.includes(origin)) {
+        await update((s) =>
+          s.allowedSites.includes(origin) ? s : { ...s, allowedSites: [...s.allowedSites, origin] },
+        );
+      }
+      return undefined;
+    },
+    blockedBy: (url) => blocklist().match(url)?.entry.name,
+    locked: (setting) => setting === 'actMode' && isLocked(policy.policy, 'actMode'),
+    policyAllows: (origin) => policyAllowsSite(policy.policy, origin),
+  };
 
   return {
     killSwitch,
@@ -130,6 +166,8 @@ export async function startGates(options: GatesServiceOptions): Promise<GatesSer
     tray,
     grants,
     gates,
+    fixes,
+    onRefused: (listener) => void refusalListeners.add(listener),
     policy,
 
     disconnected(): void {
@@ -158,7 +196,7 @@ export async function startGates(options: GatesServiceOptions): Promise<GatesSer
         effective,
         locked: (setting) => isLocked(policy.policy, setting),
         managed: () => policy.read,
-        setActMode: (on) => update((s) => ({ ...s, actMode: on })),
+        setActMode: fixes.setActMode,
         setScreenshots: async (on) => {
           if (on) {
             if (!(await requestAllUrls())) return 'Chrome did not grant access to capture pages; screenshots stay off.';
@@ -169,21 +207,13 @@ export async function startGates(options: GatesServiceOptions): Promise<GatesSer
           return undefined;
         },
         setConfirmationTimeout: (seconds) => update((s) => ({ ...s, confirmationTimeoutSec: seconds })),
-        allowSite: async (origin) => {
-          if (!(await requestHostPermission(origin))) return `Chrome did not grant access to ${origin}.`;
-          if (!settings().allowedSites.includes(origin)) {
-            await update((s) =>
-              s.allowedSites.includes(origin) ? s : { ...s, allowedSites: [...s.allowedSites, origin] },
-            );
-          }
-          return undefined;
-        },
+        allowSite: fixes.allowSite,
         removeSite: async (origin) => {
           await update((s) => ({ ...s, allowedSites: s.allowedSites.filter((site) => site !== origin) }));
           await releaseHostPermission(origin);
         },
         siteGranted: chromeHasHostPermission,
-        siteBlockedBy: (origin) => blocklist().match(`${origin}/`)?.entry.name,
+        siteBlockedBy: (origin) => fixes.blockedBy(`${origin}/`),
         blocklist: {
           entries: () => effectiveBlocklist(settings().blocklist),
           removedCount: () => settings().blocklist.removed.length,

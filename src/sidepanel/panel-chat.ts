@@ -67,6 +67,8 @@ export interface ChatMountOptions extends ChatServices {
   mainRoot: HTMLElement;
   /** Opens an address an agent asked the user to visit, in a new tab of this window. */
   openUrl(url: string): Promise<void>;
+  /** Makes the change a refused call's fix offers (the person pressed it). */
+  applyFix(segmentId: string): Promise<void>;
 }
 
 export interface ChatUi {
@@ -87,7 +89,7 @@ export function mountChat(options: ChatMountOptions): ChatUi {
   options.rosterRoot.setAttribute('aria-label', t('agentsHeading'));
   // Test builds only: the render benchmark feeds updates straight into the model.
   if (__TABWRIGHT_TEST_BUILD__) Object.assign(globalThis, { tabwrightChat: chat });
-  const transcript = new TranscriptView(chat, options.openUrl);
+  const transcript = new TranscriptView(chat, options.openUrl, (id) => void options.applyFix(id));
   let draft = options.restored.draft;
   const history = recordHistory(
     chat,
@@ -127,7 +129,13 @@ export function mountChat(options: ChatMountOptions): ChatUi {
         .agents.filter((agent) => agent.enabled)
         .map((agent) => agent.name),
   });
-  const section = h('section', { className: 'chat', 'aria-label': t('chat') }, transcript.element, composer.element);
+  const section = h(
+    'section',
+    { className: 'chat', 'aria-label': t('chat') },
+    transcript.pinned,
+    transcript.element,
+    composer.element,
+  );
 
   const addAgent = async (input: NewAgent) => {
     const profile = AgentProfile.parse({ id: crypto.randomUUID(), ...input });

@@ -6,6 +6,7 @@ import { messageWithCode } from './code-text';
 import { h } from './dom';
 import { localise, t } from './i18n';
 import { mountChat } from './panel-chat';
+import { offerGateFixes } from './panel-fixes';
 import { buildPanelServices } from './panel-services';
 import { agentForm, type NewAgent } from './views/agent-form';
 import { roomSettingsSection } from './views/room-settings';
@@ -53,6 +54,7 @@ export async function startPanel(): Promise<void> {
     },
     mainRoot: main,
     openUrl: async (url) => void (await chrome.tabs.create({ url, windowId, active: true })),
+    applyFix: offerGateFixes({ chat, guards, sharing: services.sharing, store }),
   });
   const addAgent = async (input: NewAgent) => {
     const first = settings().agents.length === 0;

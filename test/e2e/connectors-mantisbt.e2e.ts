@@ -209,6 +209,8 @@ describe('MantisBT connector on a real MantisBT under a sub-path', () => {
     const denying = call('add_note', { id: issue, text: 'Denied by the user' });
     const card = panel.getByRole('alertdialog').filter({ hasText: 'mantisbt.add_note' });
     await card.waitFor({ timeout: 30_000 });
+    // The note is among the call's arguments, one click away.
+    await card.getByText('Arguments', { exact: true }).click();
     expect(await card.innerText()).toContain('Denied by the user');
     await card.getByRole('button', { name: 'Deny' }).click();
     expect(await denying).toContain('the user denied this action');

@@ -101,6 +101,8 @@ describe('Redmine connector on a real Redmine', () => {
     const denying = ask(panel, `note ${id} Denied by the user`);
     const card = panel.getByRole('alertdialog').filter({ hasText: 'redmine.add_note' });
     await card.waitFor({ timeout: 30_000 });
+    // The note is among the call's arguments, one click away.
+    await card.getByText('Arguments', { exact: true }).click();
     expect(await card.innerText()).toContain('Denied by the user');
     await card.getByRole('button', { name: 'Deny' }).click();
     expect(await denying).toContain('the user denied this action');

@@ -92,14 +92,21 @@ describe('gates in the real panel', () => {
     const card = confirmation(panel);
     await card.waitFor({ timeout: 30_000 });
     expect(await card.getByRole('heading').innerText()).toBe(
-      `Demo wants to run tabwright.click on ${fixtures.allowed}`,
+      `Demo wants to click "Count" on ${new URL(fixtures.allowed).host}`,
     );
-    expect(await card.locator('pre').innerText()).toMatch(/"ref": "e\d+"/);
     // What the ref is and where the tab is come from the page, not from the agent.
     expect(await card.locator('.tab-url').innerText()).toBe(`Tab: ${fixtures.url('/index.html')}`);
     expect(await card.locator('.targets li').allInnerTexts()).toEqual([expect.stringMatching(/^e\d+ button "Count"$/)]);
     // The message box keeps focus: a card never takes it from someone typing.
     expect(await panel.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
+    // The exact call is one click away.
+    await card.getByText('Arguments', { exact: true }).click();
+    expect(await card.locator('.call-id').innerText()).toBe('Call: tabwright.click');
+    expect(await card.locator('pre').innerText()).toMatch(/"ref": "e\d+"/);
+    // The grant's real scope is on the button; its name is what it always was.
+    expect(await card.getByRole('button', { name: 'Allow for this site' }).innerText()).toBe(
+      'Allow for this site: click only',
+    );
     await card.focus();
     for (let i = 0; i < 5; i++) {
       if ((await panel.evaluate(() => document.activeElement?.textContent)) === 'Allow once') break;
@@ -226,9 +233,11 @@ describe('gates in the real panel', () => {
     await sendMessage(panel, `type ${PASSWORD} into Password`);
     const card = confirmation(panel);
     await card.waitFor({ timeout: 30_000 });
+    await card.getByText('Arguments', { exact: true }).click();
     const shown = await card.locator('pre').innerText();
     expect(shown).toContain('••••••');
     expect(shown).not.toContain(PASSWORD);
+    expect(await card.textContent()).not.toContain(PASSWORD);
     await card.getByRole('button', { name: 'Allow once' }).click();
     await expect.poll(() => page.locator('#password').inputValue(), { timeout: 15_000 }).toBe(PASSWORD);
     const reply = panel.locator('article.message.agent').last();
@@ -369,8 +378,8 @@ describe('gates in the real panel', () => {
     for (let answered = 0; answered < 2; answered++) {
       await card.waitFor({ timeout: 15_000 });
       const heading = await card.getByRole('heading').innerText();
-      const agent = /^(\w+) wants to run tabwright\.click on /.exec(heading)?.[1];
-      expect(heading.endsWith(`on ${fixtures.allowed}`)).toBe(true);
+      const agent = /^(\w+) wants to click "Count" on /.exec(heading)?.[1];
+      expect(heading.endsWith(`on ${new URL(fixtures.allowed).host}`)).toBe(true);
       asked.push(agent!);
       await card.getByRole('button', { name: agent === 'Second' ? 'Deny' : 'Allow once' }).click();
       if (answered === 0) await expect.poll(() => card.getByRole('heading').innerText()).not.toBe(heading);

@@ -38,7 +38,10 @@ describe('hands: uploads and drags', () => {
 
     it('chooses a file in a labelled native input: the page reads it, the snapshot names it, the card and the audit log do not show its contents', async () => {
       const card = rig.panel.getByRole('alertdialog').first();
-      const cardText = card.waitFor({ timeout: 30_000 }).then(() => card.innerText());
+      const cardText = card
+        .waitFor({ timeout: 30_000 })
+        .then(() => card.getByText('Arguments', { exact: true }).click())
+        .then(() => card.innerText());
       const secret = 'TOP-SECRET-CONTENTS';
       const file = { name: 'cv.txt', mimeType: 'text/plain', contentBase64: b64(secret) };
       const result = await rig.call('upload_file', { ref: refIn(snapshot, /button "Résumé"/), files: [file] });

@@ -202,7 +202,9 @@ describe('a confirmation card in Traditional Chinese (Taiwan)', () => {
     await deny.waitFor({ timeout: 30_000 });
     expect(await panel.getByRole('button', { name: '允許一次', exact: true }).count()).toBe(1);
     expect(await panel.getByRole('button', { name: '對這個網站允許', exact: true }).count()).toBe(1);
-    expect(await panel.getByText(/^Actor 想在 .+ 上執行 /).count()).toBeGreaterThan(0);
+    const host = new URL(fixtures.allowed).host;
+    expect(await panel.getByText(`Actor 想在 ${host} 上點按 「Count」`, { exact: true }).count()).toBe(1);
+    expect(await panel.getByText('對這個網站允許：僅限 click', { exact: true }).count()).toBe(1);
     await expectFits(panel, 'confirmation');
     await deny.click();
     const result = await click;

@@ -48,4 +48,4 @@ export async function setActMode(panel: Page, on: boolean): Promise<void> {
   await closeSettings(panel);
 }
 
-export const confirmation = (panel: Page) => panel.getByRole('alertdialog').filter({ hasText: 'wants to run' });
+export const confirmation = (panel: Page) => panel.getByRole('alertdialog').filter({ hasText: 'wants to' });

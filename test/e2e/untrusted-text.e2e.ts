@@ -83,6 +83,7 @@ describe('untrusted text', () => {
     });
     const card = rig.panel.locator('section.confirmation').last();
     await card.waitFor({ timeout: 30_000 });
+    await card.getByText('Arguments', { exact: true }).click();
     const shown = await card.locator('pre').innerText();
     expect(shown).toContain('invoice\u27e8U+202E\u27e9fdp.exe');
     expect(shown).not.toContain('\u202e');

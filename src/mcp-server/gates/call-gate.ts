@@ -43,7 +43,7 @@ export interface Checked {
 }
 
 export interface Verdict {
-  refused?: { gate: GateName; text: string };
+  refused?: { gate: GateName; text: string; url?: string };
   /** What the gates found so far: the audit records the origin of refused calls too. */
   checked: Checked;
 }
@@ -65,7 +65,10 @@ export async function checkGates(
   destinationUrl: string | undefined,
 ): Promise<Verdict> {
   const checked: Checked = { tab: undefined, origin: '', destination: undefined };
-  const refuse = (gate: GateName, text: string): Verdict => ({ refused: { gate, text }, checked });
+  const refuse = (gate: GateName, text: string, url?: string): Verdict => ({
+    refused: { gate, text, ...(url !== undefined ? { url } : {}) },
+    checked,
+  });
   const { tool } = question;
   if (destinationUrl !== undefined) checked.destination = originOf(destinationUrl);
   if (!actsInPlace(tool)) checked.origin = checked.destination ?? '';
@@ -78,11 +81,11 @@ export async function checkGates(
     checked.origin = originOf(checked.tab?.url);
     if (!checked.tab || !siteOrigin(checked.tab.url)) return refuse('target', REFUSALS.noTab);
     const refusal = await env.originRefusal(checked.tab.url);
-    if (refusal) return refuse('origin', refusal);
+    if (refusal) return refuse('origin', refusal, checked.tab.url);
   }
   if (destinationUrl !== undefined) {
     const refusal = await env.originRefusal(destinationUrl);
-    if (refusal) return refuse('origin', refusal);
+    if (refusal) return refuse('origin', refusal, destinationUrl);
   }
   if (tool.capturesScreen) {
     const refusal = await env.captureRefusal();

@@ -6,7 +6,7 @@
 import type { Blocklist } from './blocklist';
 import { captureRefusal } from './capture';
 import { originRefusal, siteOrigin } from './origin';
-import type { AuditEntry, ConfirmAnswer, ConfirmRequest, GateEnvironment } from './types';
+import type { AuditEntry, ConfirmAnswer, ConfirmRequest, GateEnvironment, RefusalNotice } from './types';
 
 export interface GateSources {
   now?(): number;
@@ -22,6 +22,7 @@ export interface GateSources {
   secretValues(): readonly string[];
   confirm(request: ConfirmRequest, signal: AbortSignal): Promise<ConfirmAnswer>;
   audit(entry: AuditEntry): void;
+  refused?(notice: RefusalNotice): void;
   /** Whether the organisation's policy lets agents reach this origin (always, without a policy). */
   policyAllowsSite?(origin: string): boolean;
   /** The organisation's policy wants every write confirmed: no "for this site" grants. */
@@ -51,6 +52,7 @@ export function createGateEnvironment(sources: GateSources): GateEnvironment {
     secretValues: sources.secretValues,
     confirm: sources.confirm,
     audit: sources.audit,
+    ...(sources.refused ? { refused: sources.refused } : {}),
     alwaysConfirm: () => sources.alwaysConfirm?.() ?? false,
   };
 }

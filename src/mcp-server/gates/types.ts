@@ -15,6 +15,8 @@ export interface ConfirmRequest {
   args: Record<string, unknown>;
   /** The full URL of the tab the call acts on, for calls that act on a page. */
   url?: string;
+  /** The call works in a tab of its own on `url` (a connector), not in a tab the person has. */
+  ownTab?: true;
   /** Each ref/selector in the arguments, as the page described it just before asking. */
   targets?: ConfirmTarget[];
   /** The tool asks on every call (a page marked it consequential): the card offers no "for this site". */
@@ -70,6 +72,19 @@ export interface AuditEntry {
   hash?: string;
 }
 
+/**
+ * A call the gates refused, told to the panel (never to the agent) so the person can be offered
+ * the change that would let the next call through. `url`: the address the origin gate refused.
+ */
+export interface RefusalNotice {
+  callerId: string;
+  callerLabel: string;
+  server: string;
+  tool: string;
+  gate: GateName;
+  url?: string;
+}
+
 export interface GateEnvironment {
   now(): number;
   /** "Disconnect all" was pressed and no agent was reconnected since. */
@@ -84,6 +99,8 @@ export interface GateEnvironment {
   /** Asks the user; resolves 'timeout' when nobody answers in time, 'cancelled' when `signal` aborts. */
   confirm(request: ConfirmRequest, signal: AbortSignal): Promise<ConfirmAnswer>;
   audit(entry: AuditEntry): void;
+  /** A call was refused: the panel may offer the person a fix. */
+  refused?(notice: RefusalNotice): void;
   /** Every write asks, whatever was answered before (an organisation's policy); false when absent. */
   alwaysConfirm?(): boolean;
 }

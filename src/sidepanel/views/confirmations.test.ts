@@ -15,7 +15,9 @@ const request = (tool: string, more: Partial<ConfirmRequest> = {}): ConfirmReque
 const cards = () => [...document.querySelectorAll<HTMLElement>('[role="alertdialog"]')];
 const heading = () => cards()[0]?.querySelector('h3')?.textContent;
 const button = (name: string) =>
-  [...(cards()[0]?.querySelectorAll('button') ?? [])].find((b) => b.textContent === name) as HTMLButtonElement;
+  [...(cards()[0]?.querySelectorAll('button') ?? [])].find(
+    (b) => (b.getAttribute('aria-label') ?? b.textContent) === name,
+  ) as HTMLButtonElement;
 /** A card's buttons answer only once it has been on screen for a moment. */
 const waitUntilArmed = () => vi.advanceTimersByTime(ARM_DELAY_MS);
 
@@ -30,10 +32,18 @@ describe('PromptTray.confirm', () => {
   });
   afterEach(() => vi.useRealTimers());
 
-  it('shows agent, tool, origin and the exact (masked) arguments, and answers with the button pressed', async () => {
-    const answer = tray.confirm(request('click'), 120_000, new AbortController().signal);
-    expect(heading()).toBe('Demo wants to run tabwright.click on https://app.example');
-    expect(JSON.parse(cards()[0]!.querySelector('pre')!.textContent!)).toEqual({ ref: 'e1', text: '••••••' });
+  it('says the call in words, keeps its id and exact (masked) arguments one click away, and answers with the button pressed', async () => {
+    const answer = tray.confirm(
+      request('click', { targets: [{ target: 'e1', element: { role: 'button', name: 'Place order' } }] }),
+      120_000,
+      new AbortController().signal,
+    );
+    expect(heading()).toBe('Demo wants to click "Place order" on app.example');
+    const details = cards()[0]!.querySelector('details.call-details')!;
+    expect(details.hasAttribute('open')).toBe(false);
+    expect(details.querySelector('summary')!.textContent).toBe('Arguments');
+    expect(details.querySelector('.call-id')!.textContent).toBe('Call: tabwright.click');
+    expect(JSON.parse(details.querySelector('pre')!.textContent!)).toEqual({ ref: 'e1', text: '••••••' });
     expect(['Allow once', 'Allow for this site', 'Deny'].map((name) => button(name)?.tagName)).toEqual([
       'BUTTON',
       'BUTTON',
@@ -80,6 +90,42 @@ describe('PromptTray.confirm', () => {
     expect(line()).toBeUndefined();
   });
 
+  it('says on "Allow for this site" that it covers this tool only, its accessible name unchanged', () => {
+    void tray.confirm(request('click'), 120_000, new AbortController().signal);
+    const site = button('Allow for this site');
+    expect(site.textContent).toBe('Allow for this site: click only');
+    expect(site.getAttribute('aria-label')).toBe('Allow for this site');
+  });
+
+  it("names the element by the page's words on one line, quotes unable to close early", () => {
+    const name = 'OK"\n[ref=e2] button "Delete\u202e';
+    void tray.confirm(
+      request('click', {
+        targets: [{ target: 'e1', element: { role: 'button', name } }],
+      }),
+      120_000,
+      new AbortController().signal,
+    );
+    const item = cards()[0]!.querySelector('.targets li')!.textContent!;
+    expect(item).toBe('e1 button "OK” ⟦ref=e2⟧ button ”Delete⟨U+202E⟩"');
+    expect(heading()).toBe('Demo wants to click "OK” ⟦ref=e2⟧ button ”Delete⟨U+202E⟩" on app.example');
+  });
+
+  it("says a connector's call works in its own tab, not the person's", () => {
+    void tray.confirm(
+      request('create_issue', {
+        server: 'redmine',
+        origin: 'http://127.0.0.1:3000',
+        url: 'http://127.0.0.1:3000/',
+        ownTab: true,
+      }),
+      120_000,
+      new AbortController().signal,
+    );
+    expect(cards()[0]!.querySelector('.tab-url')!.textContent).toBe('Works in its own tab on: http://127.0.0.1:3000/');
+    expect(heading()).toBe('Demo wants to use create_issue on 127.0.0.1:3000');
+  });
+
   it('offers no "for this site" for a tool confirmed every time, and says why', async () => {
     const answer = tray.confirm(
       request('delete_note', { server: 'page.app-example', everyTime: true }),
@@ -98,7 +144,7 @@ describe('PromptTray.confirm', () => {
 
   it('shows a navigation destination beside the origin', () => {
     void tray.confirm(request('navigate', { destination: 'https://b.example' }), 1000, new AbortController().signal);
-    expect(heading()).toBe('Demo wants to run tabwright.navigate on https://app.example → https://b.example');
+    expect(heading()).toBe('Demo wants to take the tab from app.example to b.example');
   });
 
   it('queues: one card at a time, oldest first, saying how many wait', async () => {
@@ -106,12 +152,12 @@ describe('PromptTray.confirm', () => {
     const second = tray.confirm(request('type'), 120_000, new AbortController().signal);
     const third = tray.confirm(request('navigate'), 120_000, new AbortController().signal);
     expect(cards()).toHaveLength(1);
-    expect(heading()).toMatch(/tabwright.click/);
+    expect(heading()).toMatch(/wants to click/);
     expect(cards()[0]!.querySelector('.queue-count')!.textContent).toBe('2 more waiting.');
     waitUntilArmed();
     button('Deny').click();
     await expect(first).resolves.toBe('deny');
-    expect(heading()).toMatch(/tabwright.type/);
+    expect(heading()).toMatch(/wants to type/);
     expect(cards()[0]!.querySelector('.queue-count')!.textContent).toBe('1 more waiting.');
     waitUntilArmed();
     button('Allow once').click();
@@ -135,7 +181,7 @@ describe('PromptTray.confirm', () => {
     await expect(first).resolves.toBe('timeout');
     // The second card has had its full time from the moment it appeared.
     vi.advanceTimersByTime(9_000);
-    expect(heading()).toMatch(/tabwright.type/);
+    expect(heading()).toMatch(/wants to type/);
     vi.advanceTimersByTime(1_000);
     await expect(second).resolves.toBe('timeout');
     expect(cards()).toHaveLength(0);
@@ -152,7 +198,7 @@ describe('PromptTray.confirm', () => {
     expect(cards()[0]!.querySelector('.queue-count')!.textContent).toBe('1 more waiting.');
     shown.abort();
     await expect(first).resolves.toBe('cancelled');
-    expect(heading()).toMatch(/tabwright.navigate/);
+    expect(heading()).toMatch(/wants to open another page/);
     tray.withdrawAll();
     await expect(third).resolves.toBe('cancelled');
     expect(cards()).toHaveLength(0);
@@ -169,7 +215,7 @@ describe('PromptTray.confirm', () => {
     cards()[0]!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
     await expect(first).resolves.toBe('deny');
     expect(document.activeElement).toBe(cards()[0]);
-    expect(heading()).toMatch(/tabwright.type/);
+    expect(heading()).toMatch(/wants to type/);
     waitUntilArmed();
     button('Allow once').focus();
     button('Allow once').click();
@@ -248,7 +294,7 @@ describe('PromptTray.confirm', () => {
     // The second click of the double click lands on the next card, in the same place.
     button('Allow once').dispatchEvent(new Event('pointerdown', { bubbles: true }));
     button('Allow once').click();
-    expect(heading()).toMatch(/tabwright.type/);
+    expect(heading()).toMatch(/wants to type/);
     // A press that began before the card was armed does not count when it ends after.
     button('Allow once').dispatchEvent(new Event('pointerdown', { bubbles: true }));
     waitUntilArmed();

@@ -11,6 +11,7 @@
 import type { ConfirmAnswer, ConfirmRequest, ConfirmTarget } from '../../mcp-server/gates/types';
 import { dialogAnswerOf } from '../../mcp-server/dialogs';
 import { showInvisible } from '../../shared/text/invisible';
+import { callInWords, shownName } from '../call-in-words';
 import { h } from '../dom';
 import { t } from '../i18n';
 import './gates.css';
@@ -129,10 +130,16 @@ export class PromptTray {
       ...(request.everyTime
         ? []
         : [
+            // The grant covers this tool only: said on the button itself, its name kept for those who know it.
             h(
               'button',
-              { type: 'button', title: t('allowForSiteHint', request.tool, where), onclick: answer('site') },
-              t('allowForSite'),
+              {
+                type: 'button',
+                'aria-label': t('allowForSite'),
+                title: t('allowForSiteHint', request.tool, where),
+                onclick: answer('site'),
+              },
+              t('allowForSiteScoped', request.tool),
             ),
           ]),
       h('button', { type: 'button', className: 'danger', onclick: answer('deny') }, t('deny')),
@@ -156,26 +163,34 @@ export class PromptTray {
         'aria-labelledby': `${id}-heading`,
         'aria-describedby': [...described.filter(Boolean), `${id}-countdown`].join(' '),
       },
-      h(
-        'h3',
-        { id: `${id}-heading` },
-        t('confirmHeading', request.agentName, `${request.server}.${request.tool}`, where),
-      ),
+      h('h3', { id: `${id}-heading` }, headingOf(request)),
       request.url
         ? h(
             'p',
             { className: 'tab-url', id: `${id}-url` },
-            `${t('fieldLabel', t('confirmTab'))} `,
+            `${request.ownTab ? t('confirmOwnTab') : t('fieldLabel', t('confirmTab'))} `,
             h('code', {}, showInvisible(request.url)),
           )
         : null,
       request.targets ? targetList(`${id}-targets`, request.targets) : null,
       request.everyTime ? h('p', { className: 'every-time', id: `${id}-every` }, t('confirmEveryTime')) : null,
       dialog,
+      // The exact call, one click away: its id and its arguments as the agent sent them (secrets masked).
       h(
-        'pre',
-        { className: 'args', id: `${id}-args`, tabindex: '0', 'aria-label': t('confirmArguments') },
-        showInvisible(JSON.stringify(request.args, null, 2)),
+        'details',
+        { className: 'call-details' },
+        h('summary', {}, t('confirmArguments')),
+        h(
+          'p',
+          { className: 'call-id' },
+          `${t('fieldLabel', t('confirmCall'))} `,
+          h('code', {}, `${request.server}.${request.tool}`),
+        ),
+        h(
+          'pre',
+          { className: 'args', id: `${id}-args`, tabindex: '0', 'aria-label': t('confirmArguments') },
+          showInvisible(JSON.stringify(request.args, null, 2)),
+        ),
       ),
       countdown,
       h('div', { className: 'actions' }, ...buttons),
@@ -214,7 +229,22 @@ export class PromptTray {
   }
 }
 
-/** What each ref/selector names in the page right now, as the page said just before asking. */
+/** The call in words: who wants to do what, to which element, where. */
+function headingOf(request: ConfirmRequest): string {
+  const first = request.targets?.[0];
+  return callInWords(
+    {
+      agentName: request.agentName,
+      tool: request.tool,
+      args: request.args,
+      ...(first ? { element: first.element ?? null } : {}),
+      origin: request.origin,
+      ...(request.destination !== undefined ? { destination: request.destination } : {}),
+    },
+    t,
+  );
+}
+
 /** How the call says to answer a dialog its action opens, when it says so. */
 function dialogLine(id: string, args: Readonly<Record<string, unknown>>): HTMLElement | null {
   const answer = dialogAnswerOf(args.dialog);
@@ -227,6 +257,7 @@ function dialogLine(id: string, args: Readonly<Record<string, unknown>>): HTMLEl
   return h('p', { className: 'dialog-answer', id }, `${t('fieldLabel', t('confirmDialog'))} `, h('strong', {}, how));
 }
 
+/** What each ref/selector names in the page right now, as the page said just before asking. */
 function targetList(id: string, targets: readonly ConfirmTarget[]): HTMLElement {
   return h(
     'div',
@@ -241,7 +272,9 @@ function targetList(id: string, targets: readonly ConfirmTarget[]): HTMLElement 
           { className: element ? 'target' : 'target missing' },
           h('code', {}, showInvisible(target)),
           ' ',
-          element ? `${element.role}${element.name ? ` "${element.name}"` : ''}` : t('confirmTargetMissing'),
+          element
+            ? `${shownName(element.role)}${element.name ? ` "${shownName(element.name)}"` : ''}`
+            : t('confirmTargetMissing'),
         ),
       ),
     ),

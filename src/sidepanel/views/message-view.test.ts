@@ -9,6 +9,8 @@ const context: MessageContext = {
   answer: () => undefined,
   answerElicitation: () => undefined,
   openUrl: async () => undefined,
+  pin: () => undefined,
+  applyFix: () => undefined,
   dirty: (renderer) => renderer.flush(true),
 };
 

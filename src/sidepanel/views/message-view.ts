@@ -9,6 +9,8 @@ import { h } from '../dom';
 import { t } from '../i18n';
 import { StreamingMarkdown } from '../markdown/stream';
 import { compactionCard, permissionCard, planCard, subagentCard } from './cards';
+import { fixCard } from './fix-card';
+import { showInvisible } from '../../shared/text/invisible';
 import { elicitationCard } from './elicitation-card';
 import { icon } from './icons';
 import { mediaView, toolCard } from './tool-card';
@@ -20,6 +22,13 @@ export interface MessageContext {
   answer(segmentId: string, optionId: string): void;
   answerElicitation(segmentId: string, response: CreateElicitationResponse): void;
   openUrl(url: string): Promise<void>;
+  /**
+   * Shows a request waiting for the person's answer where the action cards are, outside the
+   * scrolling conversation; `undefined` takes it down.
+   */
+  pin(segmentId: string, card: HTMLElement | undefined): void;
+  /** The person pressed a fix the gates' refusal offered. */
+  applyFix(segmentId: string): void;
   /** A text renderer of this message has rendering to do on the next frame. */
   dirty(renderer: StreamingMarkdown, message: AgentMessageView): void;
 }
@@ -234,13 +243,23 @@ export class AgentMessageView {
         return { element: toolCard(segment.call) };
       case 'plan':
         return { element: planCard(segment) };
-      case 'permission':
+      case 'permission': {
+        const awaiting = this.context.isAwaitingAnswer(segment.id);
+        const card = permissionCard(this.#item.agentName, segment, {
+          awaiting,
+          answer: (optionId) => this.context.answer(segment.id, optionId),
+        });
+        // Waiting, it is pinned like an action's card, so scrolling the conversation never hides it.
+        this.context.pin(segment.id, awaiting ? card : undefined);
+        if (!awaiting) return { element: card };
         return {
-          element: permissionCard(this.#item.agentName, segment, {
-            awaiting: this.context.isAwaitingAnswer(segment.id),
-            answer: (optionId) => this.context.answer(segment.id, optionId),
-          }),
+          element: h(
+            'p',
+            { className: 'card permission-pinned muted' },
+            t('permissionPinned', this.#item.agentName, showInvisible(segment.title)),
+          ),
         };
+      }
       case 'elicitation':
         return {
           element: elicitationCard(this.#item.agentName, segment, {
@@ -255,6 +274,8 @@ export class AgentMessageView {
         return { element: subagentCard(segment) };
       case 'media':
         return { element: mediaView(segment.media, this.#item.agentName) };
+      case 'fix':
+        return { element: fixCard(this.#item.agentName, segment, { apply: () => this.context.applyFix(segment.id) }) };
     }
   }
 }

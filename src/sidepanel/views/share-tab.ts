@@ -14,7 +14,8 @@ export function holderName(holder: TabHolder): string {
   return t('clientThrough', holder.client ?? t('unnamedClient'), holder.agentName);
 }
 
-function targetName(target: ShareTarget): string {
+/** How the panel names who a tab can go to. */
+export function targetName(target: ShareTarget): string {
   return target.client === undefined ? target.name : t('clientThrough', target.client, target.name);
 }
 

@@ -24,6 +24,9 @@ export const FRAME_BUDGET_MS = 8;
 
 export class TranscriptView {
   readonly element: HTMLElement;
+  /** Requests waiting for an answer, pinned above the conversation (placed by the panel). */
+  readonly pinned: HTMLElement;
+  readonly #pins = new Map<string, HTMLElement>();
   readonly #log: HTMLElement;
   readonly #empty: HTMLElement;
   readonly #live: HTMLElement;
@@ -49,6 +52,7 @@ export class TranscriptView {
   constructor(
     private readonly model: ChatModel,
     openUrl: (url: string) => Promise<void>,
+    applyFix: (segmentId: string) => void = () => undefined,
   ) {
     this.#log = h('div', {
       className: 'transcript',
@@ -69,13 +73,14 @@ export class TranscriptView {
       h('span', {}, t('jumpToLatest')),
     );
     this.element = h('div', { className: 'transcript-frame' }, this.#log, jump, this.#live);
+    this.pinned = h('div', { className: 'pinned-requests' });
     this.#stick = new StickToBottom(this.#log, jump);
     this.#frame = new FrameScheduler(() => this.#renderFrame());
     this.#context = {
       isQueued: (id) => model.isQueued(id),
       isAwaitingAnswer: (id) => model.isAwaitingAnswer(id),
       answer: (id, optionId) => {
-        const card = this.#log.querySelector(`[data-permission="${CSS.escape(id)}"]`);
+        const card = this.#pins.get(id) ?? this.#log.querySelector(`[data-permission="${CSS.escape(id)}"]`);
         const hadFocus = card?.contains(document.activeElement) ?? false;
         model.answerPermission(id, optionId);
         if (hadFocus) document.getElementById('composer-input')?.focus();
@@ -87,6 +92,8 @@ export class TranscriptView {
         if (hadFocus) document.getElementById('composer-input')?.focus();
       },
       openUrl,
+      pin: (id, card) => this.#pin(id, card),
+      applyFix,
       dirty: (renderer, message) => {
         if (!this.#dirty.has(renderer)) this.#dirty.set(renderer, this.#order ?? ++this.#newest);
         this.#rendering.add(message);
@@ -102,6 +109,21 @@ export class TranscriptView {
     visible();
     this.#reset();
     model.subscribe((change) => this.#apply(change));
+  }
+
+  #pin(segmentId: string, card: HTMLElement | undefined): void {
+    const shown = this.#pins.get(segmentId);
+    if (!card) {
+      shown?.remove();
+      this.#pins.delete(segmentId);
+      return;
+    }
+    // Rebuilt in place: focus on the card stays on it.
+    const hadFocus = shown?.contains(document.activeElement) ?? false;
+    if (shown) shown.replaceWith(card);
+    else this.pinned.append(card);
+    this.#pins.set(segmentId, card);
+    if (hadFocus) card.focus();
   }
 
   /** Scrolls to the newest message (after the user sends one). */
@@ -147,6 +169,8 @@ export class TranscriptView {
   }
 
   #reset(): void {
+    // A request still waiting stays answerable, whatever became of the conversation around it.
+    for (const id of [...this.#pins.keys()]) if (!this.model.isAwaitingAnswer(id)) this.#pin(id, undefined);
     this.#nodes.clear();
     this.#agents.clear();
     this.#dirty.clear();
@@ -265,7 +289,7 @@ export class TranscriptView {
   /** Where a request takes the focus: never on an option that allows, which Enter would press. */
   #firstControl(segmentId: string): HTMLElement | null {
     const id = CSS.escape(segmentId);
-    const permission = this.#log.querySelector<HTMLElement>(`[data-permission="${id}"]`);
+    const permission = this.#pins.get(segmentId) ?? this.#log.querySelector<HTMLElement>(`[data-permission="${id}"]`);
     if (permission) return permission;
     const card = this.#log.querySelector(`[data-elicitation="${id}"]`);
     return card ? firstControl(card) : null;
