@@ -59,8 +59,11 @@ export function offerListenerQuery(doc: Document, scope: object = globalThis): v
 /** Asks whether one element has recorded listeners of its own. */
 export type ListenerQuery = (element: Element) => boolean;
 
-/** What the agent can ask besides listeners: about the page's timers around a hover. */
-export type TimerQuestion = 'timers:watch' | 'timers:unwatch' | 'timers:pending';
+/**
+ * What the agent can ask besides listeners: about the page's timers around a hover, and about the
+ * animation frames it requested since the agent's mark.
+ */
+export type TimerQuestion = 'timers:watch' | 'timers:unwatch' | 'timers:pending' | 'frames:mark' | 'frames:pending';
 
 /** Asks the main-world record one question; false when there is no record. */
 export type RecordAsker = (target: EventTarget, question: 'listeners' | TimerQuestion) => boolean;
