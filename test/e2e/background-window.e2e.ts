@@ -8,7 +8,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBackgroundRig, tabIdOf, textOf, type BackgroundRig } from './background-rig';
+import { startBackgroundRig, textOf, type BackgroundRig } from './background-rig';
 import { waitFor } from './harness';
 import { distWithAllUrls } from './screenshot-setup';
 
