@@ -25,6 +25,8 @@ export function backgroundAdapter(
    * each task (the same work, in front, for comparison); or in the agent's own unfocused window.
    */
   place: 'background' | 'front' | 'own window' = 'background',
+  /** Times the tab's timers (two seconds) before each task, or only before the first (a long suite). */
+  timers: 'each' | 'first' = 'each',
 ): Adapter & { tabId(): number | undefined; timings: Array<ActionTiming & { tool: string }> } {
   const timings: Array<ActionTiming & { tool: string }> = [];
   const dialogs = new WeakMap<Page, string[]>();
@@ -53,7 +55,16 @@ export function backgroundAdapter(
         void dialog.dismiss().catch(() => undefined);
       });
       if (place === 'front') await page!.bringToFront();
-      controls(await backgroundControls(page!));
+      controls(
+        timers === 'each' || opened === 1
+          ? await backgroundControls(page!)
+          : {
+              ...(await page!.evaluate<{ visibility: string; focus: boolean }>(
+                '({ visibility: document.visibilityState, focus: document.hasFocus() })',
+              )),
+              steps: -1,
+            },
+      );
       return page!;
     },
     async call({ tool, args }) {
