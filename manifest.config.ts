@@ -27,6 +27,8 @@ export function buildManifest(flavour: 'release' | 'test') {
     icons,
     action: { default_title: '__MSG_actionTitle__', default_icon: icons },
     side_panel: { default_path: 'src/sidepanel/index.html' },
+    // What an organisation may set by policy (docs/operators.md); Chrome drops values that do not fit.
+    storage: { managed_schema: 'managed-schema.json' },
     background: { service_worker: 'src/background/worker.ts', type: 'module' },
     permissions: flavour === 'test' ? [...PERMISSIONS, ...TEST_HELD_OPTIONAL_PERMISSIONS] : PERMISSIONS,
     optional_permissions: ['downloads'],

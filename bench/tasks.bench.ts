@@ -21,7 +21,10 @@
  * |               | contentBase64 }] }                          | then browser_file_upload { paths }                   |
  *
  * Each target is looked up with one find call, on both sides: neither reads a whole snapshot, and
- * a target not shown yet is looked for again (up to three times, 400 ms apart) on both sides.
+ * a target not shown yet is looked for again (up to three times, 400 ms apart) on both sides. A
+ * target nothing on the page marks as clickable (`unmarked`: a DataTables cell) may be printed by
+ * Tabwright without a ref; Tabwright then acts on it by `target: { role, name }`, as its tools say.
+ * Playwright MCP prints a ref on every line, also as `- role [ref=…]: name` (found too).
  * Tabwright's action answers carry the page's diff; Playwright MCP's link to a snapshot file
  * instead. Both are counted: what the calls return, and for Playwright MCP also with the linked
  * files, which its agent reads to see what an action did (the same information as the diff).
@@ -46,6 +49,7 @@ import {
   describeTarget,
   runTask,
   type Adapter,
+  type Handle,
   type Step,
   type TaskFile,
   type TaskRun,
@@ -107,6 +111,12 @@ async function chromiumWithDevTools(profile: string): Promise<{ endpoint: string
     child.once('exit', (code) => reject(new Error(`Chromium exited (${code}):\n${seen}`)));
   });
   return { endpoint, process: child };
+}
+
+/** Playwright MCP prints a ref on every line, so its finds always hand one out. */
+function refOf(handle: Handle | undefined): string | undefined {
+  if (handle && !('ref' in handle)) throw new Error('Playwright MCP acts by ref only');
+  return handle?.ref;
 }
 
 function playwrightCalls(step: Step, on: string, to: string | undefined, pathsOf: (files: TaskFile[]) => string[]) {
@@ -202,7 +212,7 @@ async function playwrightMcp(): Promise<PlaywrightMcp> {
     },
     call: ({ tool, args }) => raw(tool, args),
     find: (target) => ({ tool: 'browser_find', args: { text: target.name } }),
-    act: (step, refs) => playwrightCalls(step, refs.on, refs.to, pathsOf),
+    act: (step, refs) => playwrightCalls(step, refOf(refs.on)!, refOf(refs.to), pathsOf),
     async recover() {
       await raw('browser_handle_dialog', { accept: false }).catch(() => undefined);
       await raw('browser_file_upload', {}).catch(() => undefined);

@@ -37,6 +37,8 @@ export interface BrowserServerOptions {
   grants: SessionGrants;
   /** Whether the agent is still offered this server; read on every call. */
   exposed?(): boolean;
+  /** Whether the agent may be offered this tool (an organisation's policy); read on every call. */
+  toolOffered?(name: string): boolean;
   /** Chrome's downloads: listed by the `downloads` tool and reported after write calls, while the user has it on. */
   downloads?: DownloadPort;
   /** The tabs' dialog relays: actions answer or dismiss the dialogs they open, leaves ask first. */
@@ -191,6 +193,7 @@ export function browserToolServer(options: BrowserServerOptions): GatedServer<Br
     gates: options.gates,
     grants: options.grants,
     ...(options.exposed ? { exposed: options.exposed } : {}),
+    ...(options.toolOffered ? { toolOffered: options.toolOffered } : {}),
     ...(options.callerOf ? { callerOf: options.callerOf } : {}),
     page: options.browser.page,
     tabs: options.browser,

@@ -8,7 +8,14 @@ import type { PagePort, PageTransport, TabInfo } from './browser-port';
 import type { Caller } from './caller';
 import { CallDialogs, dialogAwarePage, type CallDialogsOptions } from './dialogs';
 import { boundForAudit, redactArgs, scrubResult, secretValuesIn } from './gates/redact';
-import type { AuditOutcome, GateEnvironment, GateName } from './gates/types';
+import type {
+  AuditDecision,
+  AuditOutcome,
+  ConfirmAnswer,
+  ConfirmTarget,
+  GateEnvironment,
+  GateName,
+} from './gates/types';
 import { PageGuard } from './page-guard';
 import { resolvedText, type ResolvedTarget } from './gates/resolve-targets';
 import { targetText } from './target-args';
@@ -45,6 +52,9 @@ export class CallSession {
   /** Elements the agent named by role and name, and the refs they were looked up as. */
   #resolved: readonly ResolvedTarget[] = [];
   #ended = false;
+  #decision: AuditDecision | undefined;
+  #waitMs = 0;
+  #elements: string[] = [];
 
   constructor(
     readonly facts: CallFacts,
@@ -146,11 +156,38 @@ export class CallSession {
     return this.#shownArgs;
   }
 
+  /** The person answered the card after `waitMs`; that time is not the call's own. */
+  answered(answer: ConfirmAnswer, waitMs: number): void {
+    this.#waitMs += waitMs;
+    const decisions: Record<ConfirmAnswer, AuditDecision> = {
+      once: 'once',
+      site: 'site',
+      deny: 'denied',
+      timeout: 'timed-out',
+      cancelled: 'withdrawn',
+    };
+    this.#decision = decisions[answer];
+  }
+
+  /** The call ran without a card: a read, or a write an earlier "for this site" answer covers. */
+  unasked(decision: 'read' | 'granted'): void {
+    this.#decision = decision;
+  }
+
+  /** The elements as the card names them (or would have): the audit keeps the same words. */
+  describedElements(targets: readonly ConfirmTarget[]): void {
+    this.#elements = targets
+      .filter((target) => target.element)
+      .map(({ element }) => showInvisible(`${element!.role}${element!.name ? ` "${element!.name}"` : ''}`));
+  }
+
   /** Ends the call with `result`, audited once with its outcome. */
   finish(result: CallToolResult, outcome: AuditOutcome, detail?: string): CallToolResult {
     if (this.#ended) return result;
     this.#ended = true;
     const { place, facts } = this;
+    const decision = outcome.startsWith('refused:') && outcome !== 'refused:confirmation' ? 'refused' : this.#decision;
+    const url = this.tab?.url;
     this.env.audit({
       time: this.started,
       agent: facts.agentName,
@@ -162,9 +199,13 @@ export class CallSession {
         : {}),
       args: boundForAudit(this.#shownArgs),
       ...(this.#resolved.length ? { targets: this.#resolved.map((found) => showInvisible(resolvedText(found))) } : {}),
+      ...(url ? { url } : {}),
+      ...(this.#elements.length ? { elements: this.#elements } : {}),
       outcome,
+      ...(decision ? { decision } : {}),
       ...(detail ? { detail } : {}),
-      durationMs: this.env.now() - this.started,
+      durationMs: Math.max(0, this.env.now() - this.started - this.#waitMs),
+      ...(this.#waitMs ? { waitMs: this.#waitMs } : {}),
     });
     return outcome === 'ok' || outcome === 'error' ? scrubResult(result, this.#scrub) : result;
   }

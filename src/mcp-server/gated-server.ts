@@ -71,6 +71,8 @@ export interface GatedServerOptions {
   grants: SessionGrants;
   /** Whether the agent is still offered this server; read on every call. */
   exposed?(): boolean;
+  /** Whether the agent may be offered this tool of the server (an organisation's policy); read on every call. */
+  toolOffered?(name: string): boolean;
   /** The way into pages, for kinds whose tools read or act in one. */
   page?: PageTransport;
   /** Looks up tabs named by id, for a tool's `destination`. */
@@ -111,7 +113,9 @@ export class GatedServer<T extends ToolSpec> implements ToolServer {
 
   list(): ToolListing[] {
     const offer = this.kind.offer();
-    return 'closed' in offer ? [] : offer.list();
+    if ('closed' in offer) return [];
+    const offered = this.options.toolOffered;
+    return offered ? offer.list().filter((listing) => offered(listing.name)) : offer.list();
   }
 
   async #lookup(name: string): Promise<T | { refusal: string; gate: 'exposure' | 'arguments' }> {
@@ -124,8 +128,11 @@ export class GatedServer<T extends ToolSpec> implements ToolServer {
       if ('closed' in offer) return { refusal: offer.closed, gate: 'exposure' };
       tool = offer.lookup(name);
     }
+    if (tool && this.options.toolOffered?.(name) === false) {
+      return { refusal: `Your organisation does not offer ${name} to this agent.`, gate: 'exposure' };
+    }
     if (tool) return tool;
-    const known = offer.list().map((listing) => listing.name);
+    const known = this.list().map((listing) => listing.name);
     return { refusal: this.kind.unknownText?.(name, known) ?? unknownToolText(name, known), gate: 'arguments' };
   }
 
@@ -200,10 +207,13 @@ export class GatedServer<T extends ToolSpec> implements ToolServer {
     const callArgs = resolved.args;
 
     const grantee = session.facts.caller.id;
-    const granted = () => !tool.alwaysConfirm && grants.has(grantee, server, tool.name, origin, destination);
+    const everyTime = tool.alwaysConfirm || gates.alwaysConfirm?.() === true;
+    const granted = () => !everyTime && grants.has(grantee, server, tool.name, origin, destination);
     const asking = tool.effect === 'write' && !granted();
     const described = await this.#inspect(session, tool, callArgs, asking);
     if (described === 'held') return (await this.#held(session, tool))!;
+    if (described) session.describedElements(described);
+    if (!asking) session.unasked(tool.effect === 'write' ? 'granted' : 'read');
 
     if (asking) {
       const request: ConfirmRequest = {
@@ -217,9 +227,11 @@ export class GatedServer<T extends ToolSpec> implements ToolServer {
         ...(described?.length
           ? { targets: described.map((seen) => ({ ...seen, target: session.shownTarget(seen.target) })) }
           : {}),
-        ...(tool.alwaysConfirm ? { everyTime: true } : {}),
+        ...(everyTime ? { everyTime: true } : {}),
       };
+      const askedAt = gates.now();
       const answer = await gates.confirm(request, signal);
+      session.answered(answer, gates.now() - askedAt);
       if (answer === 'cancelled' || signal.aborted) return session.cancelled();
       if (answer === 'deny') return session.refuse('confirmation', REFUSALS.denied);
       if (answer === 'timeout') return session.refuse('confirmation', REFUSALS.timeout);
@@ -239,7 +251,7 @@ export class GatedServer<T extends ToolSpec> implements ToolServer {
       if (moved) return session.refuse('confirmation', REFUSALS.pageMoved(after.checked.origin || 'another page'));
       session.tab = after.checked.tab;
       session.allowed(session.tab?.url);
-      if (answer === 'site' && !tool.alwaysConfirm) grants.add(grantee, server, tool.name, origin, destination);
+      if (answer === 'site' && !everyTime) grants.add(grantee, server, tool.name, origin, destination);
     }
 
     await this.#run(session, tool, callArgs);

@@ -60,21 +60,37 @@ export function offerListenerQuery(doc: Document, scope: object = globalThis): v
 export type ListenerQuery = (element: Element) => boolean;
 
 /**
- * What the agent can ask besides listeners: about the page's timers around a hover, and about the
- * animation frames it requested since the agent's mark.
+ * What the agent can ask besides listeners: about the page's timers around a hover; (the dialog
+ * relay) about timers an action's events set: `actions:on:<n>` while action n's events are handled
+ * (0: none's), `actions:timer:<n>` whether the callback of one of its timers runs now; and about
+ * the animation frames the page requested since the agent's mark.
  */
-export type TimerQuestion = 'timers:watch' | 'timers:unwatch' | 'timers:pending' | 'frames:mark' | 'frames:pending';
+export type TimerQuestion =
+  | 'timers:watch'
+  | 'timers:unwatch'
+  | 'timers:pending'
+  | `actions:on:${number}`
+  | `actions:timer:${number}`
+  | 'frames:mark'
+  | 'frames:pending';
 
 /** Asks the main-world record one question; false when there is no record. */
 export type RecordAsker = (target: EventTarget, question: 'listeners' | TimerQuestion) => boolean;
 
-/** The question channel itself, or undefined when this document has no main-world record. */
-export function recordAsker(doc: Document, scope: object = globalThis): RecordAsker | undefined {
+/**
+ * The question channel itself, or undefined when this document has no main-world record.
+ * `dispatch` sends the question (the dialog relay sends its own unmarked, as no action's).
+ */
+export function recordAsker(
+  doc: Document,
+  scope: object = globalThis,
+  dispatch: (target: EventTarget, event: Event) => boolean = (target, event) => target.dispatchEvent(event),
+): RecordAsker | undefined {
   const type = (scope as Scope)[LISTENER_QUERY_KEY];
   if (typeof type !== 'string' || !doc.defaultView) return undefined;
   const { CustomEvent } = doc.defaultView;
   return (target, question) =>
-    !target.dispatchEvent(new CustomEvent(type, { cancelable: true, composed: true, detail: question }));
+    !dispatch(target, new CustomEvent(type, { cancelable: true, composed: true, detail: question }));
 }
 
 /**

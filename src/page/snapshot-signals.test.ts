@@ -55,6 +55,20 @@ describe('refs for everything a person can act on', () => {
     ]);
   });
 
+  it('gives a hand-cursor box no ref when a control inside has one, in a shadow tree too', () => {
+    document.body.innerHTML = `<div id="field"></div>
+      <div style="cursor: pointer"><button>Save</button></div>
+      <div style="cursor: pointer">Open report</div>`;
+    document.getElementById('field')!.attachShadow({ mode: 'open' }).innerHTML = `<label>Region</label>
+      <div style="cursor: pointer"><div role="combobox" tabindex="0" aria-label="Region">Choose a region</div></div>`;
+    expect(walkSnapshot(document.body, { refs: new RefRegistry(''), pseudoElements: false }).lines).toEqual([
+      '- "Region"',
+      '- combobox "Region" [ref=e1]',
+      '- button "Save" [ref=e2]',
+      '- generic "Open report" [ref=e3] [clickable]',
+    ]);
+  });
+
   it('gives a ref to an element with an inline handler (a datepicker arrow without href)', () => {
     expect(snap(`<div><a title="Next" onclick="void 0">Next</a> <a>Plain anchor</a></div>`)).toEqual([
       '- generic "Next" [ref=e1] [clickable]',

@@ -28,6 +28,14 @@ describe('walkSnapshot', () => {
     ]);
   });
 
+  it('leaves icon-font glyphs out of names and text, naming a button drawn by one alone by its title', () => {
+    const lines = snap(`
+      <button title="Next month"><span class="icon">\u{E5CC}</span></button>
+      <button title="Attach">\u{F0001} Attach file</button>
+      <p>\u{E88E} Saved</p>`);
+    expect(lines).toEqual(['- button "Next month" [ref=e1]', '- button "Attach file" [ref=e2]', '- "Saved"']);
+  });
+
   it('gives elements the page made draggable a ref, with or without a role of their own', () => {
     const lines = snap(`
       <div draggable="true">Write report</div>

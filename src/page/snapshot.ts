@@ -8,6 +8,7 @@ import { closedDetailsSummary, commonFlatAncestor, flatChildren } from './flat-t
 import { withLabelIndex } from './label-index';
 import { isAgentOutline } from './outline';
 import { clip, neutraliseText } from '../shared/text/line';
+import { nameWithoutIconGlyphs, withoutIconGlyphs } from './icon-glyphs';
 import { isShadowRoot, shadowTreesCanAddText, styleSheetsCanAddText } from './pseudo-content';
 import type { ListenerQuery } from './listener-channel';
 import type { RefRegistry } from './refs';
@@ -95,7 +96,7 @@ export function snapshotName(
     computedStyleSupportsPseudoElements:
       pseudo.inDocument || (pseudo.inShadowTrees && element.getRootNode() !== element.ownerDocument),
   });
-  return clip(neutraliseText(name), NAME_MAX);
+  return clip(neutraliseText(nameWithoutIconGlyphs(name, element)), NAME_MAX);
 }
 
 export function walkSnapshot(root: Element, options: WalkOptions): WalkResult {
@@ -123,6 +124,7 @@ interface EmitKind {
 }
 const PLAIN: EmitKind = { clickable: false };
 const CLICKABLE: EmitKind = { clickable: true };
+const HAND: EmitKind = { clickable: true, weak: 'cursor' };
 
 class SnapshotWalker {
   readonly lines: string[] = [];
@@ -188,7 +190,7 @@ class SnapshotWalker {
 
   flushText(): void {
     if (!this.#text) return;
-    const text = neutraliseText(this.#text);
+    const text = neutraliseText(withoutIconGlyphs(this.#text));
     const first = this.#runFirst;
     const last = this.#runLast;
     this.#text = '';
@@ -260,7 +262,9 @@ class SnapshotWalker {
       (!role || FLATTENED_ROLES.has(role)) &&
       !LEAF_TAGS.has(tag);
     if (clickable && !(tag === 'label' && quiet)) {
-      this.#emit(element, 'generic', depth, true, cursor, quiet, CLICKABLE);
+      // A hand cursor over a control (a design system's field box around its combobox) is the
+      // control's: the box gets a ref only when nothing inside has one. Dragging needs no control.
+      this.#emit(element, 'generic', depth, true, cursor, quiet, grabbable ? CLICKABLE : HAND);
       return;
     }
     // Other signs that a person acts on it: these give a ref only when nothing inside has one.

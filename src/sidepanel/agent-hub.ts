@@ -65,6 +65,8 @@ export interface HubOptions {
   /** Room settings, read on every message: mention or ambient routing, and the loop-guard cap. */
   roomMode(): RoomMode;
   loopGuardCap(): number;
+  /** Why the organisation's policy forbids the broker at this URL, if it does: the agent stays off. */
+  brokerRefusal?(url: string): string | undefined;
 }
 
 interface Runtime {
@@ -224,7 +226,9 @@ export class AgentHub {
     });
     this.#runtimes.set(profile.id, runtime);
     for (const message of carried) runtime.connection.send(message.text, message.id);
-    if (profile.enabled && !this.options.killSwitch.engaged) runtime.connection.enable();
+    const forbidden = this.options.brokerRefusal?.(profile.url);
+    if (forbidden) runtime.detail = forbidden;
+    else if (profile.enabled && !this.options.killSwitch.engaged) runtime.connection.enable();
     this.#changed();
   }
 

@@ -43,7 +43,12 @@ const SERVER_NAME = /^[A-Za-z][\w-]{0,31}$/;
 
 export function checkAgentInput(
   input: AgentInput,
-  context: { takenNames: readonly string[]; editing?: { hasToken: boolean } },
+  context: {
+    takenNames: readonly string[];
+    editing?: { hasToken: boolean };
+    /** Why the organisation's policy forbids this broker, if it does. */
+    brokerRefusal?(url: string): string | undefined;
+  },
 ): AgentCheck {
   const name = input.name.trim();
   if (!name) return { ok: false, field: 'name', error: t('nameRequired') };
@@ -53,6 +58,8 @@ export function checkAgentInput(
   }
   const url = checkBrokerUrl(input.url);
   if (!url.ok) return { ok: false, field: 'url', error: url.error };
+  const forbidden = context.brokerRefusal?.(url.value.url);
+  if (forbidden) return { ok: false, field: 'url', error: forbidden };
   const token = checkToken(input.token);
   if (!token.ok) return { ok: false, field: 'token', error: token.error };
   let change: TokenChange = { set: token.value };

@@ -6,7 +6,7 @@ import { SettingsStore } from '../shared/settings-store';
 import { MemoryArea } from '../shared/stores';
 import { AgentOffers, BROWSER_SERVER_KEY, type ServedAgent } from './agent-offers';
 
-async function setup(connectorIds: string[]) {
+async function setup(connectorIds: string[], allows?: (profile: AgentProfile, key: string) => boolean) {
   const area = new MemoryArea();
   const { store } = await SettingsStore.open(area);
   await store.update((s) => ({
@@ -26,6 +26,7 @@ async function setup(connectorIds: string[]) {
     others: () =>
       connectorIds.map((id) => ({ name: id, key: `connector:${id}`, server: (agent: ServedAgent) => make(id, agent) })),
     mintId: () => `id-${++minted}`,
+    ...(allows ? { allows } : {}),
   });
   const edit = (change: (profile: AgentProfile) => AgentProfile) =>
     store.update((s) => ({ ...s, agents: s.agents.map((a) => (a.id === 'a1' ? change(a) : a)) }));
@@ -45,6 +46,13 @@ describe('what each agent is offered', () => {
     expect(offers.candidates('a1')).toEqual(['tabwright', 'fossil', 'redmine']);
     expect(offers.declaredNow('a1')).toEqual(['tabwright', 'fossil', 'redmine']);
     expect(offers.candidates('nobody')).toEqual([]);
+  });
+
+  it('never declares a server the organisation’s policy leaves out, nor runs its calls', async () => {
+    const { offers, profile } = await setup(['fossil', 'redmine'], (_profile, key) => key !== 'connector:fossil');
+    expect(names(offers.declare(profile()))).toEqual(['tabwright', 'redmine']);
+    expect(offers.candidates('a1')).toEqual(['tabwright', 'redmine']);
+    expect(offers.exposedFor('a1', 'fossil')()).toBe(false);
   });
 
   it('leaves out hidden servers, and everything without browser access', async () => {

@@ -40,6 +40,8 @@ export interface AgentOffersOptions {
   /** The other servers on offer now, in declaration order (connectors, then page tools). */
   others(): OfferableServer[];
   mintId(): string;
+  /** Whether the organisation's policy lets this agent be offered the server `key` (all, when absent). */
+  allows?(profile: AgentProfile, key: string): boolean;
 }
 
 export const BROWSER_SERVER_KEY = 'browser';
@@ -61,7 +63,9 @@ export class AgentOffers {
       key: BROWSER_SERVER_KEY,
       server: (agent) => this.options.browserServer(profile, agent),
     };
-    return [browser, ...this.options.others()];
+    const allows = this.options.allows;
+    const all = [browser, ...this.options.others()];
+    return allows ? all.filter(({ key }) => allows(profile, key)) : all;
   }
 
   /** Names of every server this agent could be offered, in declaration order. */

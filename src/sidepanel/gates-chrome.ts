@@ -23,6 +23,8 @@ export interface PanelGatesOptions {
   secretValues(): readonly string[];
   hasHostPermission(origin: string): Promise<boolean>;
   hasAllUrls(): Promise<boolean>;
+  policyAllowsSite?(origin: string): boolean;
+  alwaysConfirm?(): boolean;
 }
 
 /** The blocklist for the current settings, rebuilt only when the user's changes do. */
@@ -52,6 +54,8 @@ export function createPanelGates(options: PanelGatesOptions): GateEnvironment {
     confirm: (request, signal) =>
       options.confirmations.ask(request, options.settings().confirmationTimeoutSec * 1000, signal),
     audit: options.audit,
+    ...(options.policyAllowsSite ? { policyAllowsSite: options.policyAllowsSite } : {}),
+    ...(options.alwaysConfirm ? { alwaysConfirm: options.alwaysConfirm } : {}),
   });
 }
 

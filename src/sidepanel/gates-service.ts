@@ -9,6 +9,8 @@ import { SessionGrants } from '../mcp-server/gates/call-gate';
 import { KillSwitch } from '../mcp-server/gates/kill-switch';
 import type { GateEnvironment } from '../mcp-server/gates/types';
 import { AuditLog } from '../mcp-server/gates/audit-log';
+import { isLocked, policyAllowsSite } from '../shared/policy';
+import { PolicyHolder } from '../shared/policy-holder';
 import { SecretValueStore } from '../shared/secret-values';
 import type { AgentProfile, Settings } from '../shared/settings';
 import type { SettingsStore } from '../shared/settings-store';
@@ -36,6 +38,8 @@ export interface GatesServiceOptions {
   local: StorageArea;
   store: SettingsStore;
   promptsRoot: HTMLElement;
+  /** The organisation's policy: it narrows what the gates allow (shared/policy.ts). */
+  policy?: PolicyHolder;
 }
 
 /** What the panel supplies to the Settings view besides the gates' own parts. */
@@ -70,6 +74,7 @@ export interface GatesService {
   tray: PromptTray;
   grants: SessionGrants;
   gates: GateEnvironment;
+  policy: PolicyHolder;
   /** The kill switch was pulled here: withdraw waiting cards and forget "for this site" grants. */
   disconnected(): void;
   /** Pulling the switch in another window's panel disconnects this one's agents too. */
@@ -80,17 +85,23 @@ export interface GatesService {
 }
 
 export async function startGates(options: GatesServiceOptions): Promise<GatesService> {
+  const policy = options.policy ?? new PolicyHolder();
+  // What the person set, for Settings to show; the gates act on it as the policy narrows it.
   const settings = () => options.store.get();
+  const effective = () => policy.effective(options.store.get());
   const killSwitch = new KillSwitch();
   await persistKillSwitch(killSwitch, options.local);
-  const audit = new AuditLog(options.local, { exclusive });
+  const retention = policy.policy.AuditRetention;
+  const audit = new AuditLog(options.local, { exclusive, ...(retention ? { limit: retention } : {}) });
   await audit.load();
   const secrets = new SecretValueStore(options.local);
   await secrets.load();
   const tray = new PromptTray(options.promptsRoot);
   const grants = new SessionGrants();
   const gates: GateEnvironment = createPanelGates({
-    settings,
+    settings: effective,
+    policyAllowsSite: (origin) => policyAllowsSite(policy.policy, origin),
+    alwaysConfirm: () => policy.policy.AlwaysConfirm === true,
     killed: () => killSwitch.engaged,
     confirmations: { ask: (request, timeoutMs, signal) => tray.confirm(request, timeoutMs, signal) },
     audit: (entry) => audit.append(entry),
@@ -98,7 +109,7 @@ export async function startGates(options: GatesServiceOptions): Promise<GatesSer
     hasHostPermission: chromeHasHostPermission,
     hasAllUrls: chromeHasAllUrls,
   });
-  const blocklist = blocklistFor(settings);
+  const blocklist = blocklistFor(effective);
 
   let onSaved: (() => void) | undefined;
   const update = async (change: (current: Settings) => Settings) => {
@@ -117,6 +128,7 @@ export async function startGates(options: GatesServiceOptions): Promise<GatesSer
     tray,
     grants,
     gates,
+    policy,
 
     disconnected(): void {
       tray.withdrawAll();
@@ -141,6 +153,9 @@ export async function startGates(options: GatesServiceOptions): Promise<GatesSer
       onSaved = host.changed;
       return {
         settings,
+        effective,
+        locked: (setting) => isLocked(policy.policy, setting),
+        managed: () => policy.read,
         setActMode: (on) => update((s) => ({ ...s, actMode: on })),
         setScreenshots: async (on) => {
           if (on) {

@@ -50,6 +50,8 @@ export interface ChatServices {
   local: StorageArea;
   store: SettingsStore;
   sharing: TabSharing;
+  /** Why the organisation's policy forbids a broker, if it does. */
+  brokerRefusal(url: string): string | undefined;
 }
 
 export interface ChatMountOptions extends ChatServices {
@@ -141,6 +143,7 @@ export function mountChat(options: ChatMountOptions): ChatUi {
     },
     hasToken: async (id) => (await options.tokens.get(id)) !== '',
     defaultUrl: options.defaultUrl,
+    brokerRefusal: options.brokerRefusal,
     add: addAgent,
     save: async (id, input) => {
       const before = options.store.get().agents.find((agent) => agent.id === id);

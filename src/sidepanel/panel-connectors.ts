@@ -23,6 +23,8 @@ export interface PanelConnectorsOptions {
   promptsRoot: HTMLElement;
   /** Problems the user should read (a stored recipe that no longer reads). */
   notice(text: string): void;
+  /** Whether recipes may be imported (an organisation's policy can turn it off). */
+  recipeImport?(): boolean;
 }
 
 export interface PanelConnectors {
@@ -55,7 +57,7 @@ export async function startConnectors(options: PanelConnectorsOptions): Promise<
   hub.start();
   return {
     hub,
-    section: () => connectorsSection(hub),
+    section: () => connectorsSection(hub, options.recipeImport),
     onServersChange: (listener) => hub.onServersChange(listener),
   };
 }

@@ -14,6 +14,7 @@ import type { TabOwnership } from '../mcp-server/tab-ownership';
 import { CallPresence } from '../presence/call-presence';
 import { OwnedTabGroups } from '../presence/owned-tab-groups';
 import { AgentTabGroups, type AgentRef } from '../presence/tab-groups';
+import type { Settings } from '../shared/settings';
 import type { SettingsStore } from '../shared/settings-store';
 import type { StorageArea } from '../shared/stores';
 import type { AgentHub } from './agent-hub';
@@ -28,6 +29,8 @@ export interface PresenceOptions {
   store: SettingsStore;
   /** Who owns which tab: an agent's group shows its tabs, and the user's drags give and take them. */
   ownership: TabOwnership;
+  /** The settings in force (the person's, narrowed by an organisation's policy); the store's when absent. */
+  effective?(): Settings;
 }
 
 export interface PanelPresence {
@@ -67,7 +70,8 @@ export async function startPresence(options: PresenceOptions): Promise<PanelPres
     activeTab: (windowId) => options.browser.activeTab(windowId),
     onError: warn,
   });
-  const downloads: DownloadPort = chromeDownloads(settings);
+  // Reporting follows the policy too: off by policy is off, whatever the switch says.
+  const downloads: DownloadPort = chromeDownloads(options.effective ?? settings);
 
   return {
     downloads,

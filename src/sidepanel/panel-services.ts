@@ -21,11 +21,14 @@ import { followTabFacts } from '../platform/chrome-tab-facts';
 import { TabSharing } from '../presence/tab-sharing';
 import { watchDialogHolds } from '../platform/chrome-dialog-holds';
 import { SettingsStore } from '../shared/settings-store';
+import { loadManagedPolicy } from '../platform/chrome-policy';
+import { brokerAllowed, policyOffersServer, policyOffersTool } from '../shared/policy';
+import type { PolicyHolder } from '../shared/policy-holder';
 import { t } from './i18n';
 import { PermissionChoices } from '../acp/permission-choices';
 import { SessionIdStore, StoredRefCounters, TokenStore, type StorageArea } from '../shared/stores';
 import { AgentHub } from './agent-hub';
-import { AgentOffers, type ServedAgent } from './agent-offers';
+import { AgentOffers, BROWSER_SERVER_KEY, type ServedAgent } from './agent-offers';
 import { ChatModel } from './chat-model';
 import { chromeArea } from './chrome-area';
 import { startGates, type GatesService } from './gates-service';
@@ -53,6 +56,10 @@ export interface PanelServices {
   hub: AgentHub;
   /** The tab in front and each agent's tabs, as the person gives and takes them. */
   sharing: TabSharing;
+  /** The organisation's policy as last read. */
+  policy: PolicyHolder;
+  /** Why the policy forbids the broker at this URL, if it does. */
+  brokerRefusal(url: string): string | undefined;
 }
 
 export async function buildPanelServices(promptsRoot: HTMLElement): Promise<PanelServices> {
@@ -84,7 +91,10 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
   const ownership = await loadTabOwnership(windowId);
   const snapshots = new SnapshotService(new StoredRefCounters(session));
 
-  const guards = await startGates({ local, store, promptsRoot });
+  const policy = await loadManagedPolicy();
+  const effective = () => policy.effective(store.get());
+  const brokerRefusal = (url: string) => (brokerAllowed(policy.policy, url) ? undefined : t('brokerForbidden', url));
+  const guards = await startGates({ local, store, promptsRoot, policy });
   const { killSwitch, gates, grants } = guards;
   const presence = await startPresence({
     windowId,
@@ -92,6 +102,7 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
     session,
     store,
     ownership,
+    effective,
   });
   const connectors = await startConnectors({
     windowId,
@@ -102,6 +113,7 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
     store,
     promptsRoot,
     notice: (text) => chat.notice(text),
+    recipeImport: () => policy.policy.RecipeImport !== false,
   });
 
   const pageTools = startPageTools({ windowId, version, gates, grants, store, tabQueue });
@@ -123,13 +135,18 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
           gates,
           grants,
           exposed: agent.exposed,
+          // Read live from the stored profile: an edited broker URL takes the broker's own offer.
+          toolOffered: (name) => {
+            const url = store.get().agents.find((a) => a.id === profile.id)?.url ?? profile.url;
+            return policyOffersTool(policy.policy, url, name);
+          },
           downloads: presence.downloads,
           dialogs,
           holds,
           tabQueue,
           activity: presence.activityFor(profile.id, agent.name),
           ownership,
-          follows: () => store.get().agents.find((a) => a.id === profile.id)?.followCurrentTab ?? false,
+          follows: () => effective().agents.find((a) => a.id === profile.id)?.followCurrentTab ?? false,
           callerOf: (meta) => {
             const caller = callers.of(meta);
             // A client's tabs are listed under the name it gave.
@@ -147,6 +164,7 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
       ...pageTools.offerable(),
     ],
     mintId: () => crypto.randomUUID(),
+    allows: (profile, key) => policyOffersServer(policy.policy, profile.url, key),
   });
 
   const hub = new AgentHub({
@@ -166,6 +184,29 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
     onElicitation: (agent, prompt) => chat.elicitation(agent.id, agent.name, prompt),
     roomMode: () => store.get().roomMode,
     loopGuardCap: () => store.get().loopGuardCap,
+    brokerRefusal,
+  });
+  // A policy that now forbids an agent's broker, or allows it again, takes effect at once.
+  let forbidden = new Set(
+    store
+      .get()
+      .agents.filter((a) => brokerRefusal(a.url))
+      .map((a) => a.id),
+  );
+  policy.subscribe(() => {
+    const now = new Set(
+      store
+        .get()
+        .agents.filter((a) => brokerRefusal(a.url))
+        .map((a) => a.id),
+    );
+    for (const agent of store.get().agents) {
+      if (now.has(agent.id) !== forbidden.has(agent.id)) void hub.add(agent);
+    }
+    forbidden = now;
+    // Tools offered or withdrawn: agents list the browser tools again, and get servers newly allowed.
+    hub.announceListChanged(BROWSER_SERVER_KEY);
+    hub.redeclare();
   });
   presence.follow(hub);
   followCallers(ownership, store, killSwitch);
@@ -208,6 +249,8 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
     offers,
     hub,
     sharing,
+    policy,
+    brokerRefusal,
   };
 }
 

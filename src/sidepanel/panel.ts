@@ -69,7 +69,11 @@ export async function startPanel(): Promise<void> {
           const profile = settings().agents.find((a) => a.id === agentId);
           if (profile) void hub.add(profile).then(render);
         },
-        openAudit: () => main.replaceChildren(guards.auditView(render)),
+        openAudit: () => {
+          main.replaceChildren(guards.auditView(render));
+          // Settings was scrolled down to the button: the log opens at its top, where the newest entry is.
+          main.scrollTop = 0;
+        },
         changed: () => chatUi.refresh(),
       }),
     );
@@ -84,7 +88,7 @@ export async function startPanel(): Promise<void> {
           { className: 'first-run', 'aria-labelledby': 'first-run-heading' },
           h('h2', { id: 'first-run-heading' }, t('firstRunHeading')),
           h('p', {}, ...messageWithCode('firstRunIntro', { code: 'npm run broker' })),
-          agentForm({ defaultUrl, takenNames: () => [], onSubmit: addAgent }),
+          agentForm({ defaultUrl, takenNames: () => [], brokerRefusal: services.brokerRefusal, onSubmit: addAgent }),
         ),
       );
       return;
@@ -104,6 +108,9 @@ export async function startPanel(): Promise<void> {
         : [chatUi.section]),
     );
   };
+
+  // A policy Chrome reloads shows at once: locked switches, the keys read.
+  services.policy.subscribe(() => (showingSettings ? render() : chatUi.refresh()));
 
   document.getElementById('open-settings')!.addEventListener('click', () => {
     showingSettings = !showingSettings;

@@ -184,6 +184,20 @@ describe('pointer actions', () => {
       const into = textOf(await rig.call('scroll', { selector: '#sentinel' }));
       expect(into).toContain('Scrolled <p> "Loading more…" into view');
     });
+
+    it('scrolls the pane a clicked element is hidden in, though the element is inside the window', async () => {
+      await page.locator('#pane').evaluate((pane) => {
+        window.scrollTo(0, 0);
+        pane.scrollTop = 0;
+        pane.lastElementChild!.addEventListener('click', () => (pane.dataset.clicked = 'yes'));
+      });
+      const result = await rig.call('click', { selector: '#pane p:last-child' });
+      expect(textOf(result)).toContain('Clicked <p> "Pane bottom"');
+      expect(await page.locator('#pane').evaluate((pane) => [pane.dataset.clicked, pane.scrollTop > 0])).toEqual([
+        'yes',
+        true,
+      ]);
+    });
   });
 
   it('cancels a call that waits on a covered element: nothing is clicked afterwards', async () => {

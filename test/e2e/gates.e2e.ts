@@ -6,6 +6,7 @@
  * across windows, and confirmations from two agents queued one card at a time.
  */
 import { readFile } from 'node:fs/promises';
+import { GENESIS, parseExport, verifyChain } from '../../src/mcp-server/gates/audit-chain';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBroker, type RunningBroker } from '../../broker/server';
@@ -296,7 +297,12 @@ describe('gates in the real panel', () => {
     expect(download.suggestedFilename()).toMatch(/^tabwright-audit-.*\.jsonl$/);
     const exported = await readFile((await download.path())!, 'utf8');
     expect(exported).not.toContain(PASSWORD);
-    const lines = exported.trimEnd().split('\n');
+    // The whole log with its chain, from its checkpoint: it verifies as exported.
+    const chain = parseExport(exported);
+    if ('error' in chain) throw new Error(chain.error);
+    expect(chain.checkpoint).toEqual({ dropped: 0, hash: GENESIS });
+    expect(await verifyChain(chain.entries, chain.checkpoint)).toMatchObject({ ok: true });
+    const lines = exported.trimEnd().split('\n').slice(1);
     const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     for (const entry of logged) {
       expect(entry).toMatchObject({ agent: 'Demo', server: 'tabwright' });
@@ -309,6 +315,21 @@ describe('gates in the real panel', () => {
       expect(outcomes, outcome).toContain(outcome);
     }
     expect(logged.some((e) => e.tool === 'click' && e.outcome === 'ok' && e.origin === fixtures.allowed)).toBe(true);
+    // A confirmed write says what the card showed, that the person allowed it, and the person's
+    // think time apart from the page's.
+    const confirmed = logged.find((e) => e.tool === 'click' && e.outcome === 'ok' && e.decision === 'once');
+    expect(confirmed, JSON.stringify(logged.filter((e) => e.tool === 'click'))).toBeDefined();
+    expect(confirmed!.elements).toEqual([expect.stringMatching(/^button "/)]);
+    expect(confirmed!.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+    expect(confirmed!.waitMs).toBeGreaterThan(0);
+    expect(logged.some((e) => e.tool === 'snapshot' && e.decision === 'read')).toBe(true);
+    expect(logged.some((e) => e.outcome === 'refused:act-mode' && e.decision === 'refused')).toBe(true);
+    expect(logged.some((e) => e.outcome === 'refused:confirmation' && e.decision === 'denied')).toBe(true);
+    await panel.getByRole('button', { name: 'Verify the chain' }).click();
+    await expect
+      .poll(() => panel.locator('#audit-chain').innerText())
+      .toMatch(new RegExp(`^The chain holds: ${logged.length} entries, 0 dropped before them\\.$`));
+    expect(await entries.filter({ hasText: 'you allowed it once' }).count()).toBeGreaterThan(0);
     expect(logged.some((e) => e.outcome === 'refused:origin' && String(e.detail).includes('blocklist'))).toBe(true);
     await panel.getByRole('button', { name: 'Back to settings' }).click();
     await closeSettings(panel);

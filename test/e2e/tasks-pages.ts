@@ -23,6 +23,14 @@ const BUNDLES: Record<string, string> = {
   fomantic: 'fomantic.ts',
   tippy: 'tippy.ts',
   monaco: 'monaco.ts',
+  datatables: 'datatables.ts',
+  'ag-grid': 'ag-grid.ts',
+  bootstrap: 'bootstrap.ts',
+  'jquery-ui': 'jquery-ui.ts',
+  ionic: 'ionic.ts',
+  carbon: 'carbon.ts',
+  fullcalendar: 'fullcalendar.ts',
+  pangea: 'pangea-board.tsx',
 };
 
 const TYPES: Record<string, string> = {

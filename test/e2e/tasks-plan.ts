@@ -13,6 +13,12 @@ export interface Target {
   name: string;
   /** The name only starts with `name` (it carries a changing value after it). */
   prefix?: boolean;
+  /**
+   * Nothing on the page marks the element as one to act on (a plain table cell whose row a
+   * container's listener selects), so its line may carry no ref: a contender that acts on such a
+   * line by its role and name does so. Elsewhere a line without a ref fails the task.
+   */
+  unmarked?: boolean;
 }
 
 export interface TaskFile {
@@ -78,10 +84,13 @@ export interface ToolAnswer {
   linkedChars?: number;
 }
 
-/** The elements a step acts on, as refs the contender handed out. */
+/** A found element: by the ref its line carries, or by the role and name its line prints when it has no ref. */
+export type Handle = { ref: string } | { target: { role: string; name: string } };
+
+/** The elements a step acts on, as the contender's find showed them. */
 export interface Resolved {
-  on: string;
-  to?: string;
+  on: Handle;
+  to?: Handle;
 }
 
 export interface Adapter {
@@ -91,6 +100,8 @@ export interface Adapter {
   call(call: ToolCall): Promise<ToolAnswer>;
   /** The read that looks for a target. */
   find(target: Target): ToolCall;
+  /** Acts on a found line without a ref by its role and name, as the contender's tools document. */
+  actsByTarget?: boolean;
   /** The calls one step becomes. */
   act(step: Step, refs: Resolved): ToolCall[];
   /** Leaves nothing pending (an unanswered dialog, an open file chooser) after a failed task. */
@@ -123,14 +134,31 @@ const STATE_WAIT_MS = 3_000;
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** The ref on the first line that shows `target`, as `- role "name" … [ref=…]`, in either snapshot format. */
+/**
+ * The ref on the first line that shows `target`: `- role "name" … [ref=…]` in either snapshot
+ * format, or, in Playwright MCP's, `- role [ref=…] [cursor=pointer]: name` (an element named by its
+ * own text, printed after the colon, quoted when it holds YAML's special characters).
+ */
 export function refFor(text: string, target: Target): string | undefined {
   const roles = [target.role].flat().map(escape).join('|');
   const name = escape(target.name) + (target.prefix ? '[^"]*' : '');
-  const line = new RegExp(`^\\s*- (?:${roles}) "${name}"(?=[\\s:\\[]|$).*?\\[ref=([^\\]\\s]+)\\]`);
+  const quoted = new RegExp(`^\\s*- (?:${roles}) "${name}"(?=[\\s:\\[]|$).*?\\[ref=([^\\]\\s]+)\\]`);
+  const afterColon = new RegExp(`^\\s*- (?:${roles}) \\[ref=([^\\]\\s]+)\\](?: \\[[^\\]]*\\])*: ("?)${name}\\2\\s*$`);
   for (const candidate of text.split('\n')) {
-    const ref = line.exec(candidate)?.[1];
+    const ref = quoted.exec(candidate)?.[1] ?? afterColon.exec(candidate)?.[1];
     if (ref) return ref;
+  }
+  return undefined;
+}
+
+/** The role and name of the first line that shows `target` without a ref, as `- role "name"`. */
+export function printedLineFor(text: string, target: Target): { role: string; name: string } | undefined {
+  const roles = [target.role].flat().map(escape).join('|');
+  const name = escape(target.name) + (target.prefix ? '[^"]*' : '');
+  const line = new RegExp(`^\\s*- (${roles}) "(${name})"(?: \\[[^\\]]*\\])*$`);
+  for (const candidate of text.split('\n')) {
+    const match = line.exec(candidate);
+    if (match && !candidate.includes('[ref=')) return { role: match[1]!, name: match[2]! };
   }
   return undefined;
 }
@@ -170,10 +198,13 @@ export async function runTask(task: Task, adapter: Adapter, baseUrl: string): Pr
     if (answer.isError) throw new StepFailure(`${toolCall.tool} failed: ${answer.text.slice(0, 600)}`);
     return answer.text;
   };
-  const locate = async (target: Target): Promise<string> => {
+  const locate = async (target: Target): Promise<Handle> => {
     for (let attempt = 0; ; attempt++) {
-      const ref = refFor(await call(adapter.find(target)), target);
-      if (ref) return ref;
+      const found = await call(adapter.find(target));
+      const ref = refFor(found, target);
+      if (ref) return { ref };
+      const line = target.unmarked && adapter.actsByTarget ? printedLineFor(found, target) : undefined;
+      if (line) return { target: line };
       if (attempt === FIND_RETRIES) throw new StepFailure(`${describeTarget(target)} is not on the page`);
       await sleep(FIND_PAUSE_MS);
     }

@@ -23,6 +23,11 @@ const MATERIAL_READY = `['md-filled-button', 'md-checkbox', 'md-outlined-select'
 const SHOELACE_READY = `['sl-button', 'sl-checkbox', 'sl-select', 'sl-option', 'sl-input']
   .every((name) => customElements.get(name))`;
 
+const IONIC_READY = `['ion-select', 'ion-select-option', 'ion-popover', 'ion-toggle', 'ion-item']
+  .every((name) => customElements.get(name)) && window.tasks`;
+const CARBON_READY = `['cds-dropdown', 'cds-dropdown-item', 'cds-modal', 'cds-button']
+  .every((name) => customElements.get(name)) && window.tasks`;
+
 export const TASKS: Task[] = [
   native({
     id: 'native-date',
@@ -491,6 +496,236 @@ export const TASKS: Task[] = [
     steps: [{ do: 'type', on: { role: 'textbox', name: 'Query editor' }, text: 'SELECT id\nFROM orders' }],
     state: 'editor.getValue()',
     expected: 'SELECT id\nFROM orders',
+  },
+
+  // Data grids and jQuery-era plugins
+  {
+    id: 'datatables-select-row',
+    library: 'DataTables',
+    needs: ['clickable by script'],
+    page: '/tasks/datatables.html',
+    ready: 'window.staff',
+    steps: [{ do: 'click', on: { role: ['cell', 'row', 'generic'], name: 'Ashton Cox', unmarked: true } }],
+    state: 'staff.rows({ selected: true }).data().toArray().map((row) => row[0])',
+    expected: ['Ashton Cox'],
+  },
+  {
+    id: 'datatables-next-page',
+    library: 'DataTables',
+    needs: [],
+    page: '/tasks/datatables.html',
+    ready: 'window.staff',
+    steps: [{ do: 'click', on: { role: ['button', 'link'], name: 'Next' } }],
+    state: 'staff.page.info().page',
+    expected: 1,
+  },
+  {
+    id: 'ag-grid-edit-cell',
+    library: 'AG Grid',
+    needs: ['clickable by script'],
+    page: '/tasks/ag-grid.html',
+    ready: 'window.stock',
+    steps: [
+      { do: 'click', on: { role: 'gridcell', name: '206' }, double: true },
+      { do: 'type', on: { role: ['spinbutton', 'textbox'], name: 'Input Editor' }, text: '250', submit: true },
+    ],
+    state: `stock.getRowNode('SKU-2003').data.quantity`,
+    expected: 250,
+  },
+  {
+    id: 'ag-grid-select-offscreen',
+    library: 'AG Grid',
+    needs: ['clickable by script'],
+    page: '/tasks/ag-grid.html',
+    ready: 'window.stock',
+    steps: [{ do: 'click', on: { role: 'gridcell', name: 'SKU-2015' } }],
+    state: 'stock.getSelectedRows().map((row) => row.sku)',
+    expected: ['SKU-2015'],
+  },
+  {
+    id: 'bootstrap-dropdown',
+    library: 'Bootstrap',
+    needs: [],
+    page: '/tasks/bootstrap.html',
+    ready: 'window.project',
+    steps: [
+      { do: 'click', on: { role: 'button', name: 'Actions' } },
+      { do: 'click', on: { role: 'link', name: 'Archive' } },
+    ],
+    state: '[project.action, project.menu._isShown()]',
+    expected: ['archive', false],
+  },
+  {
+    id: 'bootstrap-modal-confirm',
+    library: 'Bootstrap',
+    needs: [],
+    page: '/tasks/bootstrap.html',
+    ready: 'window.project',
+    steps: [
+      { do: 'click', on: { role: 'button', name: 'Delete project' } },
+      { do: 'click', on: { role: 'button', name: 'Delete' } },
+    ],
+    state: '[project.deleted, project.modal._isShown]',
+    expected: [true, false],
+  },
+  {
+    id: 'jquery-ui-datepicker',
+    library: 'jQuery UI',
+    needs: ['clickable by script'],
+    page: '/tasks/jquery-ui.html',
+    ready: 'window.release',
+    steps: [
+      { do: 'click', on: { role: 'textbox', name: 'Delivery date' } },
+      { do: 'click', on: { role: ['generic', 'link', 'button'], name: 'Next' } },
+      { do: 'click', on: { role: 'link', name: '14' } },
+    ],
+    state: 'release.delivery()',
+    expected: '2024-06-14',
+  },
+  {
+    id: 'jquery-ui-sortable',
+    library: 'jQuery UI',
+    needs: ['drag', 'clickable by script'],
+    page: '/tasks/jquery-ui.html',
+    ready: 'window.release',
+    steps: [
+      {
+        do: 'drag',
+        on: { role: ['listitem', 'generic'], name: 'Build' },
+        to: { role: ['listitem', 'generic'], name: 'Review' },
+      },
+    ],
+    state: 'release.steps()',
+    // The plugin moves an item down past another once the pointer is over that item's lower half.
+    expected: ['test', 'review', 'build', 'deploy'],
+  },
+
+  // Web-component design systems, a calendar and a drag board
+  {
+    id: 'ionic-select-popover',
+    library: 'Ionic',
+    needs: ['shadow DOM'],
+    page: '/tasks/ionic.html',
+    ready: IONIC_READY,
+    steps: [
+      { do: 'click', on: { role: ['button', 'combobox'], name: 'Priority', prefix: true } },
+      { do: 'click', on: { role: ['radio', 'option', 'menuitemradio'], name: 'High' } },
+    ],
+    state: `document.getElementById('priority').value`,
+    expected: 'high',
+  },
+  {
+    id: 'ionic-hover-popover',
+    library: 'Ionic',
+    needs: ['shadow DOM', 'hover'],
+    page: '/tasks/ionic.html',
+    ready: IONIC_READY,
+    steps: [
+      { do: 'hover', on: { role: 'button', name: 'More actions' } },
+      { do: 'click', on: { role: ['button', 'listitem', 'generic'], name: 'Close ticket' } },
+    ],
+    state: 'window.tasks.actions',
+    expected: ['close'],
+  },
+  {
+    id: 'carbon-dropdown',
+    library: 'Carbon',
+    needs: ['shadow DOM'],
+    page: '/tasks/carbon.html',
+    ready: CARBON_READY,
+    steps: [
+      { do: 'click', on: { role: 'combobox', name: 'Region' } },
+      { do: 'click', on: { role: 'option', name: 'Tokyo' } },
+    ],
+    state: `document.getElementById('region').value`,
+    expected: 'jp-tok',
+  },
+  {
+    id: 'carbon-modal-confirm',
+    library: 'Carbon',
+    needs: ['shadow DOM'],
+    page: '/tasks/carbon.html',
+    ready: CARBON_READY,
+    steps: [
+      { do: 'click', on: { role: 'button', name: 'Delete project' } },
+      { do: 'click', on: { role: 'button', name: 'Delete' } },
+    ],
+    state: `[window.tasks.deleted, document.getElementById('delete-modal').open]`,
+    expected: [true, false],
+  },
+  {
+    id: 'fullcalendar-move-event',
+    library: 'FullCalendar',
+    needs: ['drag', 'clickable by script'],
+    page: '/tasks/fullcalendar.html',
+    ready: 'window.calendar',
+    steps: [
+      {
+        do: 'drag',
+        on: { role: ['generic', 'link', 'button'], name: 'Design review' },
+        to: { role: 'gridcell', name: 'June 19, 2024' },
+      },
+    ],
+    state: `calendar.getEventById('review').startStr`,
+    expected: '2024-06-19',
+  },
+  {
+    id: 'fullcalendar-create-event',
+    library: 'FullCalendar',
+    needs: ['dialog', 'clickable by script'],
+    page: '/tasks/fullcalendar.html',
+    ready: 'window.calendar',
+    steps: [
+      {
+        do: 'click',
+        on: { role: 'gridcell', name: 'June 21, 2024' },
+        dialog: { accept: true, promptText: 'Team lunch' },
+      },
+    ],
+    state: `calendar.getEvents().filter((event) => event.title === 'Team lunch').map((event) => event.startStr)`,
+    expected: ['2024-06-21'],
+  },
+  {
+    id: 'fullcalendar-next-month',
+    library: 'FullCalendar',
+    needs: [],
+    page: '/tasks/fullcalendar.html',
+    ready: 'window.calendar',
+    steps: [{ do: 'click', on: { role: 'button', name: 'Next month' } }],
+    state: `calendar.view.title`,
+    expected: 'July 2024',
+  },
+  {
+    id: 'pangea-move-card',
+    library: '@hello-pangea/dnd',
+    needs: ['drag'],
+    page: '/tasks/pangea.html',
+    ready: 'window.board',
+    steps: [
+      {
+        do: 'drag',
+        on: { role: 'button', name: 'Fix login timeout' },
+        to: { role: 'button', name: 'Migrate database' },
+      },
+    ],
+    state: `[board.columns['In progress'], [...board.columns.Done].sort()]`,
+    expected: [[], ['Fix login timeout', 'Migrate database']],
+  },
+  {
+    id: 'pangea-reorder',
+    library: '@hello-pangea/dnd',
+    needs: ['drag'],
+    page: '/tasks/pangea.html',
+    ready: 'window.board',
+    steps: [
+      {
+        do: 'drag',
+        on: { role: 'button', name: 'Update pricing page' },
+        to: { role: 'button', name: 'Write release notes' },
+      },
+    ],
+    state: `board.columns['To do']`,
+    expected: ['Update pricing page', 'Write release notes'],
   },
 ];
 

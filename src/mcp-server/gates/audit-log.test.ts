@@ -59,7 +59,9 @@ describe('AuditLog', () => {
     for (let t = 0; t < 20; t++) (t % 2 ? left : right).append(entry(t, { agent: t % 2 ? 'L' : 'R' }));
     await Promise.all([left.flushed(), right.flushed()]);
     const stored = area.data.get(AUDIT_KEY) as AuditEntry[];
-    expect(stored.map((e) => e.time)).toEqual([...Array(20).keys()]);
+    // Stored in the order the writes happened, which is the chain's order: each entry once.
+    expect(stored.map((e) => e.time).sort((a, b) => a - b)).toEqual([...Array(20).keys()]);
+    expect(await left.verify()).toMatchObject({ ok: true, entries: 20 });
     await left.load();
     expect(left.entries).toHaveLength(20);
   });
@@ -111,6 +113,10 @@ describe('AuditLog', () => {
     await log.clear();
     expect(log.entries).toEqual([]);
     expect(area.data.get(AUDIT_KEY)).toEqual([]);
+    // What was cleared is counted, and the chain goes on from where it ended.
+    expect(log.checkpoint.dropped).toBe(1);
+    log.append(entry(2));
+    expect(await log.verify()).toMatchObject({ ok: true, entries: 1 });
   });
 });
 

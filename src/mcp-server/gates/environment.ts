@@ -22,6 +22,10 @@ export interface GateSources {
   secretValues(): readonly string[];
   confirm(request: ConfirmRequest, signal: AbortSignal): Promise<ConfirmAnswer>;
   audit(entry: AuditEntry): void;
+  /** Whether the organisation's policy lets agents reach this origin (always, without a policy). */
+  policyAllowsSite?(origin: string): boolean;
+  /** The organisation's policy wants every write confirmed: no "for this site" grants. */
+  alwaysConfirm?(): boolean;
 }
 
 export function createGateEnvironment(sources: GateSources): GateEnvironment {
@@ -36,6 +40,7 @@ export function createGateEnvironment(sources: GateSources): GateEnvironment {
         allowedSites: sources.allowedSites(),
         chromeGranted: origin ? await sources.hasHostPermission(origin) : false,
         blockedBy: blocked?.entry.name,
+        outsidePolicy: !!origin && sources.policyAllowsSite?.(origin) === false,
       });
     },
     async captureRefusal() {
@@ -45,5 +50,6 @@ export function createGateEnvironment(sources: GateSources): GateEnvironment {
     secretValues: sources.secretValues,
     confirm: sources.confirm,
     audit: sources.audit,
+    alwaysConfirm: () => sources.alwaysConfirm?.() ?? false,
   };
 }

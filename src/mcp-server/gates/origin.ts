@@ -9,6 +9,8 @@ export interface OriginFacts {
   chromeGranted: boolean;
   /** Name of the blocklist entry matching the URL, if any. */
   blockedBy: string | undefined;
+  /** The organisation's policy leaves this origin out: no one in the panel can allow it. */
+  outsidePolicy?: boolean;
 }
 
 /** Normalises what a user types ("example.com", "https://example.com/path") to an origin. */
@@ -55,6 +57,9 @@ export function originRefusal(url: string | undefined, facts: OriginFacts): stri
   if (!origin) return 'Refused: Tabwright only works on http(s) pages.';
   if (facts.blockedBy) {
     return `Refused: ${origin} is on the high-risk blocklist (${facts.blockedBy}). Tabwright never acts there; do not retry.`;
+  }
+  if (facts.outsidePolicy) {
+    return `Refused: ${origin} is outside the sites your organisation allows. Nobody can allow it in Tabwright; do not retry.`;
   }
   if (!facts.allowedSites.includes(origin)) {
     return `Refused: ${origin} is not an allowed site. Only the user can allow it, in Tabwright settings; ask them.`;

@@ -33,6 +33,12 @@ export type GateName =
 
 export type AuditOutcome = 'ok' | 'error' | 'cancelled' | `refused:${GateName}`;
 
+/**
+ * How a call came to run or not: no question needed (a read), the person's answer on the card,
+ * an earlier "for this site" answer, or a gate that refused it before anyone was asked.
+ */
+export type AuditDecision = 'read' | 'once' | 'site' | 'granted' | 'denied' | 'timed-out' | 'withdrawn' | 'refused';
+
 export interface AuditEntry {
   /** Unique per entry, so logs written by several panels merge without losing or doubling lines. */
   id?: string;
@@ -47,8 +53,21 @@ export interface AuditEntry {
   /** Each element the agent named by role and name, and the ref it was looked up as: `button "Save" → e12`. */
   targets?: string[];
   outcome: AuditOutcome;
+  /** How it was decided; absent in entries written before decisions were recorded. */
+  decision?: AuditDecision;
+  /** The page the call acted on, as the card showed it. */
+  url?: string;
+  /** Each element the call acts on as the card named it: `button "Place order"`. */
+  elements?: string[];
   detail?: string;
+  /** Time the call took, the person's think time on the card left out. */
   durationMs: number;
+  /** Time the card waited for the person's answer. */
+  waitMs?: number;
+  /** The hash of the entry before this one in the log's chain (audit-chain.ts). */
+  prev?: string;
+  /** The hash of this entry's content and `prev`. */
+  hash?: string;
 }
 
 export interface GateEnvironment {
@@ -65,4 +84,6 @@ export interface GateEnvironment {
   /** Asks the user; resolves 'timeout' when nobody answers in time, 'cancelled' when `signal` aborts. */
   confirm(request: ConfirmRequest, signal: AbortSignal): Promise<ConfirmAnswer>;
   audit(entry: AuditEntry): void;
+  /** Every write asks, whatever was answered before (an organisation's policy); false when absent. */
+  alwaysConfirm?(): boolean;
 }

@@ -131,6 +131,32 @@ function inViewport(rect: DOMRect, view: Window): boolean {
   return rect.top >= 0 && rect.left >= 0 && rect.bottom <= view.innerHeight && rect.right <= view.innerWidth;
 }
 
+/**
+ * Whether the box's centre shows inside every scrolling or clipping box around the element: a row
+ * a grid has rendered below its own scroll area is inside the window yet shows nowhere.
+ */
+function shownByClippers(element: Element, rect: DOMRect): boolean {
+  const x = rect.left + rect.width / 2;
+  const y = rect.top + rect.height / 2;
+  const { body, documentElement } = element.ownerDocument;
+  // The body's and the root's overflow belongs to the viewport, checked already.
+  for (
+    let node = composedParent(element);
+    node instanceof Element && node !== body && node !== documentElement;
+    node = composedParent(node)
+  ) {
+    const style = getComputedStyle(node);
+    if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+    const box = node.getBoundingClientRect();
+    const left = box.left + node.clientLeft;
+    const top = box.top + node.clientTop;
+    const clipsX = style.overflowX !== 'visible' && (x < left || x > left + node.clientWidth);
+    const clipsY = style.overflowY !== 'visible' && (y < top || y > top + node.clientHeight);
+    if (clipsX || clipsY) return false;
+  }
+  return true;
+}
+
 function sameBox(a: DOMRect, b: DOMRect): boolean {
   return Math.abs(a.x - b.x) < 0.5 && Math.abs(a.y - b.y) < 0.5 && a.width === b.width && a.height === b.height;
 }
@@ -226,7 +252,7 @@ async function attempt(element: Element, options: ActionabilityOptions, signal: 
     throw new NotActionable('editable', 'it is read-only', 'Pick a field that accepts input.');
   }
   let box = firstBox(element)!;
-  if (!inViewport(box, view)) {
+  if (!inViewport(box, view) || !shownByClippers(element, box)) {
     element.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
     box = firstBox(element) ?? box;
   }

@@ -9,6 +9,9 @@
  * Promise reactions a handler starts run in the microtask checkpoint that follows, before any
  * other task (a timer, the person's next click) can run; the mark stays up for a number of
  * microtask hops after each dispatch so `await`ed work in a handler is still the action's.
+ * Timers those handlers set are followed in the page's own world (main-world/timer-watch.ts): the
+ * mark tells observers as each marked dispatch starts and when it is down again, and the relay
+ * passes that on.
  */
 
 /** Microtask hops the mark outlives a dispatch by. */
@@ -19,6 +22,8 @@ export interface DispatchMark {
   readonly active: boolean;
   /** Dispatches an event that is not an action's (the relay's own replies), leaving the mark as it is. */
   dispatchUnmarked(target: EventTarget, event: Event): boolean;
+  /** Calls `listener` as each marked dispatch starts (true) and when the mark is down again (false). */
+  observe(listener: (active: boolean) => void): void;
 }
 
 type Method = (this: unknown, ...args: unknown[]) => unknown;
@@ -43,19 +48,24 @@ export function markDispatches(scope: typeof globalThis): DispatchMark {
   const known = MARKS.get(scope);
   if (known) return known;
   let depth = 0;
+  const observers: Array<(active: boolean) => void> = [];
+  const tell = (active: boolean) => {
+    for (const observer of observers) observer(active);
+  };
   const plainDispatch = (scope as unknown as { EventTarget: typeof EventTarget }).EventTarget.prototype.dispatchEvent;
   const mark: DispatchMark = {
     get active() {
       return depth > 0;
     },
     dispatchUnmarked: (target, event) => plainDispatch.call(target, event),
+    observe: (listener) => void observers.push(listener),
   };
   const enqueue = scope.queueMicrotask?.bind(scope) ?? queueMicrotask;
   const lower = () => {
     let hops = GRACE_HOPS;
     const hop = () => {
       if (--hops > 0) enqueue(hop);
-      else depth--;
+      else if (--depth === 0) tell(false);
     };
     enqueue(hop);
   };
@@ -69,6 +79,7 @@ export function markDispatches(scope: typeof globalThis): DispatchMark {
       const wrapped = {
         [method](this: unknown, ...args: unknown[]) {
           depth++;
+          tell(true);
           try {
             return (original as Method).apply(this, args);
           } finally {

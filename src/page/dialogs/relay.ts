@@ -11,6 +11,7 @@
  * relay holds a line to the panel for as long as it is armed (`hold`), so a panel that goes away
  * mid-action — closed, reloaded, crashed — disarms it at once. A time limit backs both up.
  */
+import { recordAsker } from '../listener-channel';
 import { markDispatches, type DispatchMark } from './attribution';
 import {
   RELAY_KEY,
@@ -35,6 +36,8 @@ import {
 export const ARM_TTL_MS = 90_000;
 
 interface Armed {
+  /** Numbers the action for the page's timer watch, which must not learn the token. */
+  id: number;
   answer: DialogAnswer | null;
   /** The action runs in this frame (armed by its own command), so its dispatches are its own. */
   acting: boolean;
@@ -96,6 +99,20 @@ export function createDialogRelay(doc: Document, options: RelayOptions = {}): Di
   const reply = (value: DialogReply) =>
     mark.dispatchUnmarked(doc, new CustomEvent(REPLY_EVENT, { detail: JSON.stringify(value) }));
 
+  // The page's own world follows the timers an action's events set; the mark says when those run.
+  const pageRecord = () => {
+    const view = doc.defaultView;
+    return view ? recordAsker(doc, view, mark.dispatchUnmarked) : undefined;
+  };
+  let told = 0;
+  mark.observe((active) => {
+    const acting = active ? live().filter((a) => a.acting) : [];
+    const id = acting.length === 1 ? acting[0]!.id : 0;
+    if (id !== told && pageRecord()?.(doc, `actions:on:${id}`)) told = id;
+  });
+  const causedBy = (action: Armed) => mark.active || pageRecord()?.(doc, `actions:timer:${action.id}`) === true;
+  let lastId = 0;
+
   const record = (armed: Armed, request: DialogAsk, answer: DialogAnswer | null, attributed: boolean) => {
     if (armed.records.length >= MAX_DIALOG_RECORDS) return;
     armed.records.push({
@@ -113,7 +130,7 @@ export function createDialogRelay(doc: Document, options: RelayOptions = {}): Di
     const armed = live();
     if (!request || !armed.length) return reply({ mode: 'native' });
     const acting = armed.filter((a) => a.acting);
-    const owner = mark.active && acting.length === 1 ? acting[0]! : undefined;
+    const owner = acting.length === 1 && causedBy(acting[0]!) ? acting[0]! : undefined;
     if (!owner) {
       // Not the action's doing, or not one action's alone: dismissed, and told to every action armed here.
       for (const a of armed) record(a, request, null, false);
@@ -145,7 +162,7 @@ export function createDialogRelay(doc: Document, options: RelayOptions = {}): Di
         known.acting ||= acting;
         return true;
       }
-      armings.set(token, { answer, acting, until: now() + ARM_TTL_MS, records: [] });
+      armings.set(token, { id: ++lastId, answer, acting, until: now() + ARM_TTL_MS, records: [] });
       options.hold?.(token, () => armings.delete(token));
       return true;
     },

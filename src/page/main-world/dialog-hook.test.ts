@@ -9,6 +9,8 @@ import { installDialogHook } from './dialog-hook';
 import { ARM_TTL_MS, createDialogRelay, type DialogRelay } from '../dialogs/relay';
 import { DIALOG_TEXT_LIMIT, MAX_DIALOG_RECORDS, NATIVE_EVENT, RELAY_KEY, type NativeDialog } from '../dialogs/channel';
 import { PageAgent } from '../agent';
+import { offerListenerQuery } from '../listener-channel';
+import { installListenerRecord } from './listener-record';
 
 type Win = Window & typeof globalThis;
 
@@ -199,6 +201,34 @@ describe('dialogs in a page', () => {
     answers.push(win.confirm('From a timer?'));
     expect(answers).toEqual([true, false]);
     expect(relay.collect('t').map((record) => record.attributed)).toEqual([true, false]);
+  });
+
+  it('count what a timer the action’s handlers set (or its callback set) asks as the action’s, and an earlier timer’s as not', async () => {
+    installListenerRecord(win);
+    offerListenerQuery(win.document, win);
+    // The offer was a dispatch of the isolated world's own; its mark is down by the next task.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const answers: unknown[] = [];
+    // An earlier click, done before this action, left a timer behind that asks later.
+    relay.arm('earlier', null, { acting: true });
+    byAction(() => win.setTimeout(() => answers.push(win.confirm('Left behind by an earlier click?')), 20));
+    relay.collect('earlier');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    relay.arm('t', { accept: true, promptText: 'Team lunch' }, { acting: true });
+    win.setTimeout(() => answers.push(win.confirm('From an earlier timer?')), 0);
+    const asked = new Promise((resolve) =>
+      byAction(() =>
+        win.setTimeout(() => win.setTimeout(() => resolve(answers.push(win.prompt('Event title'))), 0), 0),
+      ),
+    );
+    await asked;
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(answers).toEqual([false, 'Team lunch', false]);
+    expect(relay.collect('t').map((record) => [record.message, record.attributed])).toEqual([
+      ['From an earlier timer?', false],
+      ['Event title', true],
+      ['Left behind by an earlier click?', false],
+    ]);
   });
 
   it('die with the panel’s line: the person’s next dialog is theirs at once', () => {

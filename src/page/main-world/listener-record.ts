@@ -105,6 +105,8 @@ export function installListenerRecord(win: RecordWindow): void {
 
   const timers = watchTimers(win);
   const frames = watchFrames(win);
+  const ACTING = 'actions:on:';
+  const ACTION_TIMER = 'actions:timer:';
   let question: string | undefined;
   const answer = (event: Event) => {
     stop.call(event);
@@ -115,7 +117,13 @@ export function installListenerRecord(win: RecordWindow): void {
     else if (detail === 'timers:pending') yes = timers.pending();
     else if (detail === 'frames:mark') yes = (frames.mark(), true);
     else if (detail === 'frames:pending') yes = frames.pending();
-    else yes = asked === doc ? listening > 0 : asked instanceof ElementCtor && has(asked);
+    else if (typeof detail === 'string' && detail.startsWith(ACTING)) {
+      timers.acting(Number(detail.slice(ACTING.length)) || 0);
+      yes = true;
+    } else if (typeof detail === 'string' && detail.startsWith(ACTION_TIMER)) {
+      const id = Number(detail.slice(ACTION_TIMER.length)) || 0;
+      yes = id > 0 && timers.actionTimer() === id;
+    } else yes = asked === doc ? listening > 0 : asked instanceof ElementCtor && has(asked);
     if (yes) cancel.call(event);
   };
   // Registered before any page script runs; only the first type offered is ever taken.

@@ -4,7 +4,7 @@
  */
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
-import { watchTimers } from './timer-watch';
+import { ACTION_TIMER_MAX_MS, watchTimers } from './timer-watch';
 
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -27,6 +27,35 @@ describe('the timer watch', () => {
     await tick(20);
     expect(watch.pending()).toBe(false);
     expect(fired).toEqual(['unwatched', 'second']);
+    win.close();
+  });
+
+  it('follows the timers an action’s events set to their callbacks, for a moment after the action only', async () => {
+    const win = new JSDOM('').window as unknown as Window & typeof globalThis;
+    const watch = watchTimers(win);
+    const seen: Array<[string, number]> = [];
+    const note = (what: string) => () => seen.push([what, watch.actionTimer()]);
+    win.setTimeout(note('set before'), 0);
+    watch.acting(7);
+    win.setTimeout(() => {
+      note('deferred')();
+      win.setTimeout(() => {
+        note('chained')();
+        // Due later than a moment after the action's events, counted from them along the chain.
+        win.setTimeout(note('too late'), ACTION_TIMER_MAX_MS - 5);
+      }, 10);
+    }, 0);
+    watch.acting(0);
+    win.setTimeout(note('set after'), 0);
+    await tick(ACTION_TIMER_MAX_MS + 60);
+    expect(seen).toEqual([
+      ['set before', 0],
+      ['deferred', 7],
+      ['set after', 0],
+      ['chained', 7],
+      ['too late', 0],
+    ]);
+    expect(watch.pending()).toBe(false);
     win.close();
   });
 });

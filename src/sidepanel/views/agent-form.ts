@@ -181,6 +181,7 @@ export function freeName(base: string, taken: readonly string[]): string {
 export function agentForm(options: {
   defaultUrl?: string;
   takenNames(): readonly string[];
+  brokerRefusal?(url: string): string | undefined;
   onSubmit(agent: NewAgent): Promise<void>;
 }): HTMLFormElement {
   const parts = buildForm({
@@ -191,7 +192,10 @@ export function agentForm(options: {
   parts.form.addEventListener('submit', (event) => {
     event.preventDefault();
     parts.clearErrors();
-    const checked = checkAgentInput(parts.read(), { takenNames: options.takenNames() });
+    const checked = checkAgentInput(parts.read(), {
+      takenNames: options.takenNames(),
+      ...(options.brokerRefusal ? { brokerRefusal: options.brokerRefusal } : {}),
+    });
     if (!checked.ok) return parts.showError(checked.field, checked.error);
     const token = typeof checked.value.token === 'object' ? checked.value.token.set : '';
     parts.submit.disabled = true;
@@ -208,6 +212,7 @@ export function agentEditor(options: {
   profile: AgentProfile;
   hasToken: boolean;
   takenNames(): readonly string[];
+  brokerRefusal?(url: string): string | undefined;
   onSave(agent: CheckedAgent): Promise<void>;
   onCancel(): void;
 }): HTMLFormElement {
@@ -221,6 +226,7 @@ export function agentEditor(options: {
     const checked = checkAgentInput(parts.read(), {
       takenNames: options.takenNames(),
       editing: { hasToken: options.hasToken },
+      ...(options.brokerRefusal ? { brokerRefusal: options.brokerRefusal } : {}),
     });
     if (!checked.ok) return parts.showError(checked.field, checked.error);
     parts.submit.disabled = true;

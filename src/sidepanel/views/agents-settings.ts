@@ -18,6 +18,7 @@ export interface AgentsSettingsActions {
   add(agent: NewAgent): Promise<void>;
   save(agentId: string, agent: CheckedAgent): Promise<void>;
   remove(agentId: string): Promise<void>;
+  brokerRefusal?(url: string): string | undefined;
 }
 
 export class AgentsSettings {
@@ -37,6 +38,7 @@ export class AgentsSettings {
       agentForm({
         defaultUrl: actions.defaultUrl,
         takenNames: () => actions.agents().map((agent) => agent.name),
+        ...(actions.brokerRefusal ? { brokerRefusal: actions.brokerRefusal } : {}),
         onSubmit: async (agent) => {
           await actions.add(agent);
           this.refresh();
@@ -54,6 +56,7 @@ export class AgentsSettings {
       profile,
       hasToken: await this.actions.hasToken(agentId),
       takenNames: () => this.actions.agents().flatMap((agent) => (agent.id === agentId ? [] : [agent.name])),
+      ...(this.actions.brokerRefusal ? { brokerRefusal: this.actions.brokerRefusal } : {}),
       onSave: async (agent) => {
         await this.actions.save(agentId, agent);
         this.#editing = undefined;

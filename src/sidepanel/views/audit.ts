@@ -1,10 +1,12 @@
 /**
  * The audit log view: every tool call, newest first, filterable by agent, tool, outcome and text,
- * each entry expandable to its (masked) arguments, the elements it looked up by role and name, and
- * the reason for a refusal. Exports what the
- * filter shows as JSON Lines. Long logs render the newest few hundred matches, so it stays fast.
+ * each entry saying what it acted on in the card's words, how it was decided and how long the page
+ * took apart from the person's think time, expandable to its (masked) arguments and the reason for
+ * a refusal. Exports the whole log with its hash chain as JSON Lines, and verifies that chain.
+ * Long logs render the newest few hundred matches, so it stays fast.
  */
-import type { AuditEntry, GateName } from '../../mcp-server/gates/types';
+import type { ChainVerdict } from '../../mcp-server/gates/audit-chain';
+import type { AuditDecision, AuditEntry, GateName } from '../../mcp-server/gates/types';
 import { filterAudit, type AuditLog, type AuditQuery, type OutcomeFilter } from '../../mcp-server/gates/audit-log';
 import { h } from '../dom';
 import { t } from '../i18n';
@@ -39,9 +41,34 @@ function outcomeText(entry: AuditEntry): string {
   return t('outcomeRefused', Object.hasOwn(GATE, gate) ? GATE[gate as GateName]() : gate.replace('-', ' '));
 }
 
+const DECISION: Record<AuditDecision, () => string> = {
+  read: () => t('decisionRead'),
+  once: () => t('decisionOnce'),
+  site: () => t('decisionSite'),
+  granted: () => t('decisionGranted'),
+  denied: () => t('decisionDenied'),
+  'timed-out': () => t('decisionTimedOut'),
+  withdrawn: () => t('decisionWithdrawn'),
+  refused: () => t('decisionRefused'),
+};
+
+function decisionText(entry: AuditEntry): string | undefined {
+  return entry.decision && Object.hasOwn(DECISION, entry.decision) ? DECISION[entry.decision]() : undefined;
+}
+
+export function chainText(verdict: ChainVerdict): string {
+  if (verdict.ok) return t('auditChainHolds', String(verdict.entries), String(verdict.checkpoint.dropped));
+  const position = String(verdict.position);
+  if (verdict.reason === 'edited') return t('auditChainEdited', position);
+  if (verdict.reason === 'unlinked') return t('auditChainUnlinked', position);
+  return t('auditChainUnchained', position);
+}
+
 function entryItem(entry: AuditEntry): HTMLElement {
   const time = new Date(entry.time);
   const where = entry.destination ? `${entry.origin} → ${entry.destination}` : entry.origin;
+  const decision = decisionText(entry);
+  const waited = entry.waitMs ? ` · ${t('auditWaited', (entry.waitMs / 1000).toFixed(1))}` : '';
   return h(
     'li',
     { className: `audit-entry outcome-${entry.outcome.split(':')[0]}` },
@@ -56,11 +83,14 @@ function entryItem(entry: AuditEntry): HTMLElement {
         h('span', { className: 'audit-agent' }, entry.agent),
         ' · ',
         h('code', {}, `${entry.server}.${entry.tool}`),
+        entry.elements?.length ? h('span', { className: 'audit-elements' }, ` ${entry.elements.join(', ')}`) : '',
         where ? ` · ${where}` : '',
         ' · ',
         h('strong', { className: 'audit-outcome' }, outcomeText(entry)),
-        ` · ${entry.durationMs} ms`,
+        decision ? h('span', { className: 'audit-decision' }, ` (${decision})`) : '',
+        ` · ${entry.durationMs} ms${waited}`,
       ),
+      entry.url ? h('p', { className: 'audit-url' }, `${t('fieldLabel', t('auditPage'))} ${entry.url}`) : null,
       h('pre', { className: 'args' }, JSON.stringify(entry.args, null, 2)),
       entry.targets?.length
         ? h('p', { className: 'audit-targets' }, `${t('fieldLabel', t('confirmTargets'))} ${entry.targets.join(' · ')}`)
@@ -158,9 +188,17 @@ export function auditView(options: AuditViewOptions): HTMLElement {
   };
 
   const exportButton = h('button', { type: 'button', className: 'primary' }, t('exportAudit'));
-  exportButton.addEventListener('click', () => {
+  exportButton.addEventListener('click', async () => {
+    // The whole chain, whatever the filter shows: a filtered export could not be verified.
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    options.download(`tabwright-audit-${stamp}.jsonl`, log.toJsonLines([...shown].reverse()));
+    options.download(`tabwright-audit-${stamp}.jsonl`, await log.exportChain());
+  });
+  const chainStatus = h('p', { className: 'hint audit-chain', role: 'status', id: 'audit-chain' });
+  const verifyButton = h('button', { type: 'button' }, t('verifyAudit'));
+  verifyButton.addEventListener('click', async () => {
+    const verdict = await log.verify();
+    chainStatus.textContent = chainText(verdict);
+    chainStatus.classList.toggle('broken', !verdict.ok);
   });
   const clearButton = h('button', { type: 'button', className: 'danger' }, t('clearAudit'));
   let armed = false;
@@ -181,15 +219,21 @@ export function auditView(options: AuditViewOptions): HTMLElement {
   const root = h(
     'section',
     { className: 'audit', 'aria-labelledby': 'audit-heading' },
+    // Heading, filters and actions stay in view above the newest entries as the list scrolls.
     h(
       'div',
-      { className: 'audit-head' },
-      h('h2', { id: 'audit-heading' }, t('auditLog')),
-      h('button', { type: 'button', onclick: () => options.close() }, t('backToSettings')),
+      { className: 'audit-top' },
+      h(
+        'div',
+        { className: 'audit-head' },
+        h('h2', { id: 'audit-heading' }, t('auditLog')),
+        h('button', { type: 'button', onclick: () => options.close() }, t('backToSettings')),
+      ),
+      filters,
+      h('div', { className: 'actions' }, exportButton, verifyButton, clearButton),
+      chainStatus,
+      summary,
     ),
-    filters,
-    h('div', { className: 'actions' }, exportButton, clearButton),
-    summary,
     list,
   );
   const update = () => {

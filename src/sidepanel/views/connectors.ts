@@ -147,7 +147,8 @@ function recipeImport(hub: ConnectorHub, rerender: () => void): HTMLElement {
   return form;
 }
 
-export function connectorsSection(hub: ConnectorHub): HTMLElement {
+/** `importAllowed`: false when an organisation's policy turned recipe import off. */
+export function connectorsSection(hub: ConnectorHub, importAllowed: () => boolean = () => true): HTMLElement {
   const root = h('section', { className: 'connectors', 'aria-labelledby': 'connectors-heading' });
   const render = () => {
     // Health checks re-render the section while the user may be typing: keep what they typed and
@@ -163,7 +164,7 @@ export function connectorsSection(hub: ConnectorHub): HTMLElement {
       h('p', { className: 'hint' }, t('connectorsHint')),
       ...hub.all().map((connector) => connectorCard(hub, connector, render)),
       h('h4', {}, t('importRecipeHeading')),
-      recipeImport(hub, render),
+      importAllowed() ? recipeImport(hub, render) : h('p', { className: 'hint' }, t('setByOrganisation')),
     );
     for (const [id, value] of typed) {
       const field = root.querySelector<HTMLInputElement | HTMLTextAreaElement>(`#${CSS.escape(id)}`);

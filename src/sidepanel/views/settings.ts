@@ -4,7 +4,9 @@
  * at once and applies to the next tool call.
  */
 import { normaliseSite } from '../../mcp-server/gates/origin';
+import type { LockedSetting, ReadPolicy } from '../../shared/policy';
 import type { Settings } from '../../shared/settings';
+import { managedSection } from './managed-policy';
 import { boundedNumberInput, h } from '../dom';
 import { t } from '../i18n';
 import { blocklistSection, type BlocklistActions } from './blocklist';
@@ -30,6 +32,12 @@ export interface SettingsActions {
   agentsSection(): HTMLElement;
   exposure: ExposureActions;
   openAudit(): void;
+  /** Whether the organisation's policy sets this setting (shown locked, with the value in force). */
+  locked?(setting: LockedSetting): boolean;
+  /** The settings in force: the person's, narrowed by the policy. */
+  effective?(): Settings;
+  /** What the policy set, for the "Set by your organisation" section. */
+  managed?(): ReadPolicy;
 }
 
 /** Re-renders `root` with `build`, putting focus back on the control that had it. */
@@ -44,9 +52,24 @@ export function rerender(root: HTMLElement, build: () => Node[]): void {
   again?.focus();
 }
 
-/** A labelled on/off switch with its hint. */
-export function toggle(id: string, label: string, hint: string, checked: boolean, onChange: (on: boolean) => void) {
-  const input = h('input', { type: 'checkbox', id, role: 'switch', checked, 'aria-describedby': `${id}-hint` });
+/** A labelled on/off switch with its hint; a locked one shows the value in force and cannot be changed. */
+export function toggle(
+  id: string,
+  label: string,
+  hint: string,
+  checked: boolean,
+  onChange: (on: boolean) => void,
+  locked = false,
+) {
+  const input = h('input', {
+    type: 'checkbox',
+    id,
+    role: 'switch',
+    checked,
+    disabled: locked,
+    'aria-describedby': `${id}-hint`,
+  });
+  if (locked) hint = `${t('setByOrganisation')} ${hint}`;
   input.addEventListener('change', () => onChange(input.checked));
   return h(
     'div',
@@ -91,7 +114,9 @@ function sitesSection(actions: SettingsActions, refresh: () => void): HTMLElemen
   for (const origin of settings.allowedSites) {
     const status = h('span', { className: 'site-status' });
     const blockedBy = actions.siteBlockedBy(origin);
+    const outsidePolicy = actions.effective && !actions.effective().allowedSites.includes(origin);
     if (blockedBy) status.textContent = t('siteBlockedNote', blockedBy);
+    else if (outsidePolicy) status.textContent = t('siteOutsidePolicy');
     else
       void actions.siteGranted(origin).then((granted) => {
         if (!granted) status.textContent = t('siteNotGranted');
@@ -130,33 +155,56 @@ export function settingsView(actions: SettingsActions): HTMLElement {
   const screenshotError = h('p', { className: 'field-error', role: 'alert', id: 'screenshots-error' });
   const render = () =>
     rerender(root, () => {
-      const settings = actions.settings();
+      const inForce = actions.effective?.() ?? actions.settings();
+      const locked = (setting: LockedSetting) => actions.locked?.(setting) ?? false;
       const timeout = boundedNumberInput({
         id: 'confirm-timeout',
         min: 5,
         max: 3600,
-        current: () => actions.settings().confirmationTimeoutSec,
+        current: () => (actions.effective?.() ?? actions.settings()).confirmationTimeoutSec,
         save: (seconds) => void actions.setConfirmationTimeout(seconds),
       });
+      timeout.disabled = locked('confirmationTimeoutSec');
       return [
         h('h2', { id: 'settings-heading' }, t('settings')),
-        toggle('act-mode', t('actMode'), t('actModeHint'), settings.actMode, (on) => {
-          void actions.setActMode(on).then(render);
-        }),
-        toggle('screenshots', t('screenshots'), t('screenshotsHint'), settings.screenshots, (on) => {
-          screenshotError.textContent = '';
-          void actions.setScreenshots(on).then((problem) => {
-            render();
-            screenshotError.textContent = problem ?? '';
-          });
-        }),
+        ...[managedSection(actions.managed?.())].filter((node) => node !== null),
+        toggle(
+          'act-mode',
+          t('actMode'),
+          t('actModeHint'),
+          inForce.actMode,
+          (on) => {
+            void actions.setActMode(on).then(render);
+          },
+          locked('actMode'),
+        ),
+        toggle(
+          'screenshots',
+          t('screenshots'),
+          t('screenshotsHint'),
+          inForce.screenshots,
+          (on) => {
+            screenshotError.textContent = '';
+            void actions.setScreenshots(on).then((problem) => {
+              render();
+              screenshotError.textContent = problem ?? '';
+            });
+          },
+          locked('screenshots'),
+        ),
         screenshotError,
         h(
           'div',
           { className: 'field' },
           h('label', { for: timeout.id }, t('confirmationTimeout')),
           timeout,
-          h('p', { className: 'hint' }, t('confirmationTimeoutHint')),
+          h(
+            'p',
+            { className: 'hint' },
+            locked('confirmationTimeoutSec')
+              ? `${t('setByOrganisation')} ${t('confirmationTimeoutHint')}`
+              : t('confirmationTimeoutHint'),
+          ),
         ),
         sitesSection(actions, render),
         blocklistSection(actions.blocklist, render),
