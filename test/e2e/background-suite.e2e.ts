@@ -15,18 +15,34 @@ import { selectedTasks } from './tasks-suite';
 
 const FRAMES = 'animation' as const;
 const TIMERS = 'timers' as const;
+const PAGE = 'page' as const;
 
 /**
  * Tasks that cannot finish in a hidden tab, and why: they pass in the agent's own window. A task
- * held back by frames always fails hidden, and its result says so and names the remedy; one held
- * back by the page's own timers races them, and now and then wins.
+ * whose click meets an animation that never ends (FRAMES) always fails hidden, refused in words
+ * that name the remedy; one whose library's own work waits on frames (PAGE) fails by the page's
+ * state; one held back by the page's own timers (TIMERS) races them, and now and then wins.
  */
-export const NEEDS_OWN_WINDOW: Record<string, { by: typeof FRAMES | typeof TIMERS; reason: string }> = {
+export const NEEDS_OWN_WINDOW: Record<string, { by: typeof FRAMES | typeof TIMERS | typeof PAGE; reason: string }> = {
   'material-select': { by: FRAMES, reason: 'the menu opens with an animation, so its options never stop moving' },
   'flatpickr-calendar': { by: FRAMES, reason: 'the calendar opens with an animation, so its days never stop moving' },
   'fomantic-hover-menu': { by: FRAMES, reason: 'Fomantic UI shows the menu with a transition that never ends' },
   'fomantic-search-select': { by: FRAMES, reason: 'Fomantic UI shows the menu with a transition that never ends' },
   'tippy-hover-menu': { by: FRAMES, reason: 'Tippy.js shows the menu with a transition that never ends' },
+  'bootstrap-modal-confirm': { by: FRAMES, reason: 'Bootstrap fades the modal in, so its buttons never stop moving' },
+  'carbon-modal-confirm': { by: FRAMES, reason: 'Carbon fades the modal in, so its buttons never stop moving' },
+  'ionic-select-popover': {
+    by: PAGE,
+    reason: 'Ionic opens its popover with an animation that never ends here, so the options never appear',
+  },
+  'ionic-hover-popover': {
+    by: PAGE,
+    reason: 'Ionic opens its popover with an animation that never ends here, so its buttons never appear',
+  },
+  'ag-grid-edit-cell': { by: PAGE, reason: 'AG Grid does not finish setting up its API in a tab never drawn' },
+  'ag-grid-select-offscreen': { by: PAGE, reason: 'AG Grid does not finish setting up its API in a tab never drawn' },
+  'pangea-move-card': { by: PAGE, reason: '@hello-pangea/dnd moves the card on animation frames, so it never moves' },
+  'pangea-reorder': { by: PAGE, reason: '@hello-pangea/dnd moves the card on animation frames, so it never moves' },
   'sortable-reorder': {
     by: TIMERS,
     reason:

@@ -74,6 +74,7 @@ export function backgroundAdapter(
       return { text: textOf(result), isError: result.isError === true };
     },
     find: (target) => ({ tool: 'find', args: { text: target.name } }),
+    actsByTarget: true,
     act: (step, refs) => tabwrightCalls(step, refs.on, refs.to),
     strayDialogs: (page) => dialogs.get(page) ?? [],
     close: async () => undefined,
