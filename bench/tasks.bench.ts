@@ -281,6 +281,7 @@ export const bench: Bench = {
       await rig.close().catch(() => undefined);
     }
 
+    const libraries = [...new Set(TASKS.map((task) => task.library))].filter((name) => name !== 'native').join(', ');
     const rows: Array<Array<string | number>> = TASKS.map((task, i) => {
       const { ours: mine, theirs: other } = tallies[i]!;
       return [
@@ -343,8 +344,7 @@ export const bench: Bench = {
       {
         title: 'Tasks: the same plans through Tabwright and Playwright MCP',
         notes: [
-          `${TASKS.length} tasks on pages built from npm component libraries (Material Web, Shoelace, Headless UI, ` +
-            'dnd-kit, react-dropzone, Flatpickr, Tom Select, Quill, Ace, SortableJS, FilePond) and native controls; ' +
+          `${TASKS.length} tasks on pages built from npm component libraries (${libraries}) and native controls; ` +
             `${RUNS} run(s) each, alternating which contender goes first.`,
           'Tabwright: tools called from the broker side of the real tunnel (broker → panel → page), gates on, ' +
             'writes confirmed for the site once. Playwright MCP 0.0.83 over stdio, driving /usr/bin/chromium ' +

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMMANDS, helpText, runDemoTurn, type TurnIO } from './demo-agent';
+import { COMMANDS, demoSlashCommands, helpText, runDemoTurn, type TurnIO } from './demo-agent';
 import { findLines, findRefByName, parseTypeCommand } from './demo-commands/browser';
 import { ASK_OPTIONS, parseStreamCommand } from './demo-commands/robustness';
 
@@ -38,6 +38,16 @@ describe('the demo agent’s command table', () => {
     await runDemoTurn('  hello there ', io);
     await runDemoTurn('constructor', io);
     expect(said).toEqual(['You said: hello there', 'You said: constructor']);
+  });
+
+  it('offers every command as a slash command, with what it takes as the hint, and runs one picked with its slash', async () => {
+    const offered = demoSlashCommands();
+    expect(offered.map((command) => command.name)).toEqual(Object.keys(COMMANDS));
+    expect(offered.find((command) => command.name === 'help')).toEqual({ name: 'help', description: 'this list' });
+    expect(offered.find((command) => command.name === 'tickets')?.input).toEqual({ hint: '[open|closed|all]' });
+    const { io, said } = recordingIO();
+    await runDemoTurn('/help', io);
+    expect(said).toEqual([helpText()]);
   });
 
   it('says so when the panel gave it no browser tools', async () => {

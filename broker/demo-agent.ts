@@ -38,6 +38,14 @@ export function helpText(): string {
   ].join('\n');
 }
 
+/** The commands as ACP slash commands: the first word of each usage, the rest as its input hint. */
+export function demoSlashCommands(): Array<{ name: string; description: string; input?: { hint: string } }> {
+  return Object.entries(COMMANDS).map(([name, command]) => {
+    const hint = command.usage.slice(name.length).trim();
+    return { name, description: command.summary, ...(hint ? { input: { hint } } : {}) };
+  });
+}
+
 export async function runDemoTurn(text: string, io: TurnIO): Promise<void> {
   // Replies of other agents arrive wrapped by the panel's room; answer each as if said to us.
   const { relays, rest } = splitRelays(text);
@@ -47,7 +55,8 @@ export async function runDemoTurn(text: string, io: TurnIO): Promise<void> {
 
 async function runCommand(text: string, io: TurnIO): Promise<void> {
   // "@Alpha stream 3" in a room is "stream 3" said to Alpha.
-  const input = stripLeadingMentions(text);
+  // "/help", picked from the panel's slash commands, is "help".
+  const input = stripLeadingMentions(text).replace(/^\//, '');
   const word = (input.split(/\s+/)[0] ?? '').toLowerCase();
   const command = Object.hasOwn(COMMANDS, word) ? COMMANDS[word] : undefined;
   if (command) return command.run(input.slice(word.length).trim(), io);

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ContentBlock, PermissionOption, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
-import { runDemoTurn, type TurnIO } from './demo-agent';
+import { demoSlashCommands, runDemoTurn, type TurnIO } from './demo-agent';
 import type { AgentIdentity, FrontedAgent } from './fronted-agent';
 import { textOf, type CallToolResult, type PanelServer } from './panel-tools';
 import type { BrokerSession } from './sessions';
@@ -17,6 +17,10 @@ export interface DemoAgentOptions {
 
 async function sendUpdate(session: BrokerSession, update: SessionUpdate): Promise<void> {
   await session.client?.notify('session/update', { sessionId: session.id, update }).catch(() => undefined);
+}
+
+function offerCommands(session: BrokerSession): Promise<void> {
+  return sendUpdate(session, { sessionUpdate: 'available_commands_update', availableCommands: demoSlashCommands() });
 }
 
 function turnIO(session: BrokerSession, signal: AbortSignal, chunkDelayMs: number): TurnIO {
@@ -80,8 +84,10 @@ export function demoAgent(options: DemoAgentOptions): FrontedAgent {
   };
   return {
     describe: async () => identity,
-    start: async () => undefined,
-    restore: async () => undefined,
+    // Its commands are offered as slash commands once the panel has the session's id (a
+    // notification sent before the session's answer would name a session it does not know yet).
+    start: async (session) => void setTimeout(() => void offerCommands(session), 0),
+    restore: async (session) => void setTimeout(() => void offerCommands(session), 0),
     discard: async () => undefined,
     async prompt(session, prompt: ContentBlock[], signal) {
       const text = prompt.map((block) => (block.type === 'text' ? block.text : '')).join('');

@@ -1,11 +1,14 @@
 /**
  * `npm run screenshots`: the panel as a person sees it, light and dark — the first run, connections
- * refused for each reason the panel tells apart, a chat with code, a table, a plan and an open tool
- * card, a permission request, and agent settings — saved as PNGs under test-results/screenshots/, in
- * English and again in Traditional Chinese (`-zh-TW` files). Runs the built test extension
- * (TABWRIGHT_TEST_DIST to use another build) against the showcase peer and the project's broker,
- * at a side panel's narrowest width (360 px). The chat with a tool card, in English and light, is
- * also the README's picture: docs/panel.png.
+ * refused for each reason the panel tells apart, what an empty chat says (demo agent, a real agent,
+ * a refused token), a chat with code, a table, a plan and an open tool card, a permission request,
+ * the demo agent's slash commands, "Jump to latest", a blocklist refusal, agent settings and each
+ * part of Settings — saved as PNGs under test-results/screenshots/, in English and again in
+ * Traditional Chinese (`-zh-TW` files), at a side panel's narrowest width (360 px) and a common one
+ * (420 px). Runs the built test extension (TABWRIGHT_TEST_DIST to use another build) against the
+ * showcase peer and the project's broker. SCREENSHOTS_ONLY=demo,settings runs only the scenes it
+ * names (first-run, refusals, chat, demo, settings). The chat with a tool card, in English, light
+ * and 360 px, is also the README's picture: docs/panel.png.
  */
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -13,9 +16,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { startFixtureServer } from '../test/e2e/fixture-server';
 import {
   addAgentThroughForm,
   launchWithExtension,
+  openActiveTab,
   openPanelTab,
   panelText,
   ROOT,
@@ -27,8 +32,15 @@ import { startShowcasePeer } from '../test/peers/showcase-peer';
 import { startBroker, type RunningBroker } from '../broker/server';
 
 const OUT = join(ROOT, 'test-results', 'screenshots');
-const VIEWPORT = { width: 360, height: 860 };
+/** A side panel at its narrowest, and at a common width. */
+const WIDTHS = [360, 420];
+const HEIGHT = 860;
+const VIEWPORT = { width: WIDTHS[0]!, height: HEIGHT };
 const README_IMAGE = join(ROOT, 'docs', 'panel.png');
+
+/** Scenes SCREENSHOTS_ONLY names, or all of them. */
+const ONLY = new Set((process.env.SCREENSHOTS_ONLY ?? '').split(',').filter(Boolean));
+const wanted = (scene: string) => ONLY.size === 0 || ONLY.has(scene);
 
 /** Chrome's UI language, the `_locales` folder its strings come from, and the file-name suffix. */
 const LANGUAGES = [
@@ -38,14 +50,23 @@ const LANGUAGES = [
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-async function both(panel: Page, name: string, suffix: string): Promise<string[]> {
+/**
+ * The panel as it is now, at each width in light and dark: `<name>-<width>-<scheme><suffix>.png`.
+ * `settle` runs after each change of width, for a view that must be brought back into place.
+ */
+async function both(panel: Page, name: string, suffix: string, settle?: () => Promise<void>): Promise<string[]> {
   const files: string[] = [];
-  for (const scheme of ['light', 'dark'] as const) {
-    await panel.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
-    const file = join(OUT, `${name}-${scheme}${suffix}.png`);
-    await panel.screenshot({ path: file });
-    files.push(file);
+  for (const width of WIDTHS) {
+    await panel.setViewportSize({ width, height: HEIGHT });
+    await settle?.();
+    for (const scheme of ['light', 'dark'] as const) {
+      await panel.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+      const file = join(OUT, `${name}-${width}-${scheme}${suffix}.png`);
+      await panel.screenshot({ path: file });
+      files.push(file);
+    }
   }
+  await panel.setViewportSize(VIEWPORT);
   return files;
 }
 
@@ -76,14 +97,15 @@ async function shootRefusals(locale: string, text: PanelText, suffix: string, br
     ] as const;
     for (const [index, agent] of agents.entries()) {
       if (index > 0 && (await panel.locator('.first-run').count()) === 0) {
-        const settings = panel.getByRole('button', { name: text('settings') });
+        const settings = panel.getByRole('button', { name: text('settings'), exact: true });
         if ((await settings.getAttribute('aria-pressed')) !== 'true') await settings.click();
       }
       await addAgentThroughForm(panel, { ...agent, follow: false }, text);
       const chip = new RegExp(`^${escapeRegExp(agent.name)}: ${escapeRegExp(text(agent.status))}`);
       await panel.getByRole('button', { name: chip }).waitFor({ timeout: 30_000 });
+      if (index === 0) files.push(...(await both(panel, 'empty-chat-auth-failed', suffix)));
     }
-    await panel.getByRole('button', { name: text('settings') }).click();
+    await panel.getByRole('button', { name: text('settings'), exact: true }).click();
     files.push(...(await both(panel, 'refused', suffix)));
   } finally {
     await launched.close();
@@ -119,16 +141,19 @@ async function shoot(locale: string, text: PanelText, suffix: string, peerUrl: s
     await addAgentThroughForm(panel, { name: 'Claude', url: peerUrl, token: '' }, text);
     const chip = panel.getByRole('button', { name: new RegExp(`^Claude: ${escapeRegExp(text('statusConnected'))}`) });
     await chip.waitFor({ timeout: 30_000 });
+    files.push(...(await both(panel, 'empty-chat-agent', suffix)));
 
     await sendMessage(panel, 'Why does the build fail on an empty config file?', text);
     await panel.locator('article.message.agent.done').first().waitFor({ timeout: 30_000 });
     await sendMessage(panel, 'showcase', text);
     await panel.locator('article.message.agent.done').nth(1).waitFor({ timeout: 30_000 });
     await panel.locator('.card.tool summary').first().click();
-    await panel.locator('.card.tool').first().scrollIntoViewIfNeeded();
-    files.push(...(await both(panel, 'chat-tool-card', suffix)));
-    await panel.locator('.code-block').first().scrollIntoViewIfNeeded();
-    files.push(...(await both(panel, 'chat-code', suffix)));
+    const toolCard = () => panel.locator('.card.tool').first().scrollIntoViewIfNeeded();
+    await toolCard();
+    files.push(...(await both(panel, 'chat-tool-card', suffix, toolCard)));
+    const code = () => panel.locator('.code-block').first().scrollIntoViewIfNeeded();
+    await code();
+    files.push(...(await both(panel, 'chat-code', suffix, code)));
 
     await sendMessage(panel, 'permission Write to src/config.ts', text);
     // The choices of a permission request are the agent's words, not the panel's.
@@ -150,6 +175,97 @@ async function shoot(locale: string, text: PanelText, suffix: string, peerUrl: s
   return files;
 }
 
+/** Brings a part of Settings to the top through its entry in the list of sections. */
+async function settingsSection(panel: Page, title: string): Promise<() => Promise<void>> {
+  const go = async () => {
+    await panel.getByRole('link', { name: title, exact: true }).click();
+  };
+  await go();
+  return go;
+}
+
+/**
+ * The demo agent of the project's broker: what the empty chat says, its slash commands, a reading
+ * position with "Jump to latest", a refusal by a blocklist rule with a path, and Settings part by part.
+ */
+async function shootDemo(locale: string, text: PanelText, suffix: string, broker: RunningBroker): Promise<string[]> {
+  const fixtures = await startFixtureServer();
+  const launched = await launchWithExtension(undefined, { locale });
+  const files: string[] = [];
+  try {
+    const panel = await openPanelTab(launched);
+    await panel.setViewportSize(VIEWPORT);
+    await addAgentThroughForm(panel, { name: 'Demo', url: broker.url, token: 'screenshot-token' }, text);
+    const chip = new RegExp(`^Demo: ${escapeRegExp(text('statusConnected'))}`);
+    await panel.getByRole('button', { name: chip }).waitFor({ timeout: 30_000 });
+    const box = panel.getByRole('textbox', { name: text('message') });
+    const settings = panel.getByRole('button', { name: text('settings'), exact: true });
+
+    if (wanted('demo')) {
+      files.push(...(await both(panel, 'empty-chat-demo', suffix)));
+      await box.fill('/');
+      await panel.locator('#command-list [role=option]').first().waitFor();
+      files.push(...(await both(panel, 'slash-demo', suffix)));
+      await box.fill('');
+
+      // A blocklist rule covering one path of an allowed site, and the demo agent reading a page there.
+      await settings.click();
+      await panel.getByRole('textbox', { name: text('siteToAllow') }).fill(fixtures.allowed);
+      await panel.getByRole('button', { name: text('allowSite') }).click();
+      await panel
+        .getByRole('list', { name: text('allowedSites') })
+        .getByText(fixtures.allowed)
+        .waitFor();
+      await panel.getByRole('textbox', { name: text('siteToBlock') }).fill('127.0.0.1/private');
+      await panel.getByRole('button', { name: text('blockSite') }).click();
+      await settings.click();
+      const page = await openActiveTab(launched, fixtures.url('/private/index.html'));
+      await sendMessage(panel, 'snapshot', text);
+      await panel.locator('article.message.agent.done').first().waitFor({ timeout: 30_000 });
+      await panel.locator('.card.tool summary').first().click();
+      files.push(...(await both(panel, 'blocklist-refusal', suffix)));
+      await page.close();
+
+      for (let n = 2; n <= 4; n++) {
+        await sendMessage(panel, 'help', text);
+        await panel
+          .locator('article.message.agent.done')
+          .nth(n - 1)
+          .waitFor({ timeout: 30_000 });
+      }
+      const reading = () =>
+        panel
+          .locator('#transcript')
+          .evaluate((log) => log.scrollTo({ top: (log.scrollHeight - log.clientHeight) / 2 }));
+      await reading();
+      await panel.getByRole('button', { name: text('jumpToLatest') }).waitFor();
+      files.push(...(await both(panel, 'chat-jump-latest', suffix, reading)));
+    }
+
+    if (wanted('settings')) {
+      await settings.click();
+      await panel.getByRole('navigation', { name: text('settingsSections') }).waitFor();
+      files.push(...(await both(panel, 'settings-top', suffix)));
+      const scenes = [
+        ['settings-offered', text('exposureHeading')],
+        ['settings-presence', text('presenceHeading')],
+        ['settings-connectors', text('connectorsHeading')],
+      ] as const;
+      for (const [name, title] of scenes) {
+        files.push(...(await both(panel, name, suffix, await settingsSection(panel, title))));
+      }
+      await panel.getByRole('button', { name: text('showConnectorSetup', 'DokuWiki') }).click();
+      const dokuwiki = () => panel.getByRole('article', { name: /DokuWiki/ }).scrollIntoViewIfNeeded();
+      await dokuwiki();
+      files.push(...(await both(panel, 'settings-connector-open', suffix, dokuwiki)));
+    }
+  } finally {
+    await launched.close();
+    await fixtures.close();
+  }
+  return files;
+}
+
 async function main(): Promise<void> {
   mkdirSync(OUT, { recursive: true });
   const peer = await startShowcasePeer();
@@ -157,15 +273,17 @@ async function main(): Promise<void> {
   const files: string[] = [];
   try {
     for (const { locale, folder, suffix } of LANGUAGES) {
-      files.push(...(await shootRefusals(locale, panelText(folder), suffix, broker)));
-      files.push(...(await shoot(locale, panelText(folder), suffix, peer.url)));
+      const text = panelText(folder);
+      if (wanted('refusals')) files.push(...(await shootRefusals(locale, text, suffix, broker)));
+      if (wanted('chat') || wanted('first-run')) files.push(...(await shoot(locale, text, suffix, peer.url)));
+      if (wanted('demo') || wanted('settings')) files.push(...(await shootDemo(locale, text, suffix, broker)));
     }
   } finally {
     await peer.close();
     await broker.close();
   }
   // The README's picture of the panel at work.
-  copyFileSync(join(OUT, 'chat-tool-card-light.png'), README_IMAGE);
+  if (wanted('chat')) copyFileSync(join(OUT, `chat-tool-card-${WIDTHS[0]}-light.png`), README_IMAGE);
   for (const file of [...files, README_IMAGE]) console.log(file);
 }
 

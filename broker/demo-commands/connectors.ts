@@ -20,7 +20,7 @@ async function callConnector(io: TurnIO, tool: string, args: Record<string, unkn
       .map((s) => s.name)
       .join(', ');
     return io.say(
-      `The panel did not offer the \`${serverName}\` connector (offered: ${offered || 'nothing'}). Enable it in Tabwright settings, then reconnect.`,
+      `The panel did not offer the \`${serverName}\` connector (offered: ${offered || 'nothing'}). Enable it in Tabwright's Settings → Connectors; it is offered to me at once.`,
     );
   }
   const result = await io.callTool(server, tool, args);

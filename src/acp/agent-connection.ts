@@ -166,6 +166,8 @@ export class AgentConnection {
   #droppedBecause: string | undefined;
   /** The agent's sign-in methods, as its last handshake listed them. */
   #authMethods: readonly unknown[] = [];
+  /** Who the agent says it is (`agentInfo` of its last handshake). */
+  #agentInfo: { name: string; title?: string | null } | undefined;
   /** The sign-in method the user chose, tried in the next handshake before the session. */
   #signIn: string | undefined;
   /** Whether the broker resumes sessions (so servers can be re-declared without a reconnect). */
@@ -194,6 +196,11 @@ export class AgentConnection {
 
   get busy(): boolean {
     return this.#turn !== undefined;
+  }
+
+  /** Who the agent said it is at its last handshake, if it said. */
+  get agentInfo(): { name: string; title?: string | null } | undefined {
+    return this.#agentInfo;
   }
 
   /** How the agent says it can sign in (ACP `authMethods`, as listed). */
@@ -484,6 +491,7 @@ export class AgentConnection {
     if (observation.protocol !== 'acp.v1') throw new Error('subprotocol');
     this.#dropsRepeats = brokerDropsRepeats(init._meta);
     this.#authMethods = init.authMethods ?? [];
+    this.#agentInfo = init.agentInfo ?? undefined;
     this.#canResume = Boolean(init.agentCapabilities?.sessionCapabilities?.resume);
     this.#canClose = Boolean(init.agentCapabilities?.sessionCapabilities?.close);
     // A handshake declares the current set: nothing is left to re-declare.

@@ -93,6 +93,8 @@ export interface ConnectorDefinition<Inputs extends Record<string, z.ZodObject> 
   matches: readonly string[];
   /** One line for Settings: what the connector is for. */
   summary?: string;
+  /** The kind of address the person gives it, shown as the site field's example (`https://wiki.example.com/`). */
+  siteExample?: string;
   auth?: SignedOutSigns;
   /** Each tool keeps its own input type, so `run` sees typed arguments. */
   tools: { [Name in keyof Inputs]: ConnectorTool<Inputs[Name]> };

@@ -43,6 +43,8 @@ export interface AgentView {
   session: SessionState;
   /** How the agent can sign in, in words (shown while it needs signing in). */
   signIn: SignInOption[];
+  /** The agent's own name for itself (ACP `agentInfo.name`), once it has said. */
+  agentInfoName: string | undefined;
 }
 
 export interface HubOptions {
@@ -128,6 +130,7 @@ export class AgentHub {
       pending: r.connection.outbox.pending.length,
       session: r.session,
       signIn: r.status === 'needs_signin' ? signInOptions(r.connection.authMethods) : [],
+      agentInfoName: r.connection.agentInfo?.name,
     }));
   }
 
@@ -327,9 +330,9 @@ export class AgentHub {
     this.#changed();
   }
 
-  #declaredServers(profile: AgentProfile): DeclaredServer[] {
+  #declaredServers(profile: AgentProfile, asked: 'declaring' | 'comparing' = 'declaring'): DeclaredServer[] {
     return this.options.offers
-      .declare(profile)
+      .declare(profile, asked)
       .map(({ key, server }) => ({ acpId: this.options.offers.ensureServerId(profile.id, key), server }));
   }
 
@@ -342,7 +345,7 @@ export class AgentHub {
   redeclare(): void {
     for (const runtime of this.#runtimes.values()) {
       const current = new Set(runtime.declared.map((d) => d.acpId));
-      const added = this.#declaredServers(runtime.profile).some((d) => !current.has(d.acpId));
+      const added = this.#declaredServers(runtime.profile, 'comparing').some((d) => !current.has(d.acpId));
       if (added) runtime.connection.redeclare();
     }
   }

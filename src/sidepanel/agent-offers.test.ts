@@ -4,7 +4,7 @@ import type { ToolServer } from '../mcp-server/mcp-core';
 import { AgentProfile, type Settings } from '../shared/settings';
 import { SettingsStore } from '../shared/settings-store';
 import { MemoryArea } from '../shared/stores';
-import { AgentOffers, BROWSER_SERVER_KEY, type ServedAgent } from './agent-offers';
+import { AgentOffers, BROWSER_SERVER_KEY, offerChoicesChanged, type ServedAgent } from './agent-offers';
 
 async function setup(connectorIds: string[], allows?: (profile: AgentProfile, key: string) => boolean) {
   const area = new MemoryArea();
@@ -107,5 +107,20 @@ describe('what each agent is offered', () => {
     // An agent no longer stored keeps its id for the life of the panel.
     const gone = offers.ensureServerId('gone', BROWSER_SERVER_KEY);
     expect(offers.ensureServerId('gone', BROWSER_SERVER_KEY)).toBe(gone);
+  });
+});
+
+describe('what the person chose to offer', () => {
+  const demo = { id: 'a1', browserAccess: true, hiddenServers: ['fossil'] };
+  it('changes when a server is shown or hidden, or browser access is turned', () => {
+    expect(offerChoicesChanged([demo], [{ ...demo, hiddenServers: [] }])).toBe(true);
+    expect(offerChoicesChanged([demo], [{ ...demo, hiddenServers: ['fossil', 'redmine'] }])).toBe(true);
+    expect(offerChoicesChanged([demo], [{ ...demo, browserAccess: false }])).toBe(true);
+    expect(offerChoicesChanged([demo], [demo, { ...demo, id: 'a2' }])).toBe(true);
+  });
+  it('does not change with anything else, nor with the order of hidden servers', () => {
+    const two = { ...demo, hiddenServers: ['redmine', 'fossil'] };
+    expect(offerChoicesChanged([demo], [{ ...demo, name: 'Renamed' } as typeof demo])).toBe(false);
+    expect(offerChoicesChanged([{ ...demo, hiddenServers: ['fossil', 'redmine'] }], [two])).toBe(false);
   });
 });

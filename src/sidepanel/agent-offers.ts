@@ -46,6 +46,15 @@ export interface AgentOffersOptions {
 
 export const BROWSER_SERVER_KEY = 'browser';
 
+type OfferChoices = Pick<AgentProfile, 'id' | 'browserAccess' | 'hiddenServers'>;
+
+/** Whether the person changed what any agent is offered (browser access, or a server shown or hidden). */
+export function offerChoicesChanged(previous: readonly OfferChoices[], next: readonly OfferChoices[]): boolean {
+  const choices = (agents: readonly OfferChoices[]) =>
+    agents.map((a) => JSON.stringify([a.id, a.browserAccess, [...a.hiddenServers].sort()])).join('\n');
+  return choices(previous) !== choices(next);
+}
+
 export class AgentOffers {
   readonly #declaredNow = new Map<string, string[]>();
   /** Ids minted for agents that are no longer stored, so they stay put for this panel's life. */
@@ -89,16 +98,17 @@ export class AgentOffers {
 
   /**
    * The servers declared for this agent now. The connection hands over the profile it was started
-   * with; what the user set since wins.
+   * with; what the user set since wins. `asked` says whether they go to the agent (a handshake or
+   * a re-declaration) or are only compared with what it has.
    */
-  declare(started: AgentProfile): OfferedServer[] {
+  declare(started: AgentProfile, asked: 'declaring' | 'comparing' = 'declaring'): OfferedServer[] {
     const profile = this.#profile(started.id) ?? started;
     const candidates = this.#candidates(profile);
     const declared = exposureOf(
       profile,
       candidates.map(({ name }) => name),
     ).declared;
-    this.#declaredNow.set(profile.id, declared);
+    if (asked === 'declaring') this.#declaredNow.set(profile.id, declared);
     const agentName = () => this.#profile(profile.id)?.name ?? profile.name;
     return candidates
       .filter(({ name }) => declared.includes(name))

@@ -33,6 +33,7 @@ async function setup(area = new MemoryArea(), connectorIds: string[] = []) {
     agentsSection: () => document.createElement('section'),
     reconnect: (id) => reconnected.push(id),
     openAudit: () => undefined,
+    watchOffers: () => () => undefined,
   });
   return { wiring, offers, actions, settings: () => store.get(), area, reconnected };
 }
@@ -104,6 +105,12 @@ describe('the gates service behind Settings', () => {
     const reconnect = [...view.querySelectorAll('button')].find((b) => b.textContent === 'Reconnect Demo')!;
     reconnect.click();
     expect(reconnected).toEqual(['a1']);
+    // The reconnect declared the servers without it. Offered again, it reaches the agent by
+    // itself, so no reconnect is asked for.
+    offers.declare(settings().agents[0]!);
+    (document.getElementById(offerFossil.htmlFor) as HTMLInputElement).click();
+    await new Promise((r) => setTimeout(r, 0));
+    expect([...view.querySelectorAll('button')].some((b) => b.textContent === 'Reconnect Demo')).toBe(false);
   });
 
   it('keeps the kill switch across a reload, and a reconnect releases it', async () => {

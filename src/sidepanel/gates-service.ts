@@ -50,6 +50,8 @@ export interface SettingsHost {
   /** Re-creates the agent's connection with its current profile, so new declarations take effect. */
   reconnect(agentId: string): void;
   openAudit(): void;
+  /** Hears each change of the servers on offer (a connector or a site's page tools). */
+  watchOffers(redraw: () => void): () => void;
   /** A setting changed (e.g. act mode): the roster's badges follow it. */
   changed?(): void;
 }
@@ -222,6 +224,7 @@ export async function startGates(options: GatesServiceOptions): Promise<GatesSer
           reconnect: host.reconnect,
         },
         openAudit: host.openAudit,
+        watchOffers: host.watchOffers,
       };
     },
   };

@@ -9,6 +9,7 @@ import type { SettingsStore } from '../shared/settings-store';
 import type { SessionIdStore, StorageArea, TokenStore } from '../shared/stores';
 import type { AgentHub } from './agent-hub';
 import { needsReconnect } from './agent-input';
+import { emptyChatText } from './empty-chat';
 import type { ChatModel, QueueView, UserItem } from './chat-model';
 import { h } from './dom';
 import { HistoryStore, recordHistory, withRestoredQueue } from './history';
@@ -249,6 +250,15 @@ export function mountChat(options: ChatMountOptions): ChatUi {
     problems.render(hub.views());
     composer.setBusy(hub.busy());
     composer.setCanRetry(chat.lastUser() !== undefined);
+    const empty = emptyChatText(
+      hub.views().map((view) => ({
+        name: view.profile.name,
+        status: view.status,
+        enabled: view.profile.enabled,
+        agentInfoName: view.agentInfoName,
+      })),
+    );
+    transcript.setEmptyText(t(empty.key, ...empty.substitutions));
     agentsSettings.refresh();
   };
   hub.onChange(refresh);

@@ -28,7 +28,7 @@ import { t } from './i18n';
 import { PermissionChoices } from '../acp/permission-choices';
 import { SessionIdStore, StoredRefCounters, TokenStore, type StorageArea } from '../shared/stores';
 import { AgentHub } from './agent-hub';
-import { AgentOffers, BROWSER_SERVER_KEY, type ServedAgent } from './agent-offers';
+import { AgentOffers, BROWSER_SERVER_KEY, offerChoicesChanged, type ServedAgent } from './agent-offers';
 import { ChatModel } from './chat-model';
 import { chromeArea } from './chrome-area';
 import { startGates, type GatesService } from './gates-service';
@@ -232,6 +232,7 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
     if (change.kind === 'tools') hub.announceListChanged(pageServerKey(change.origin));
     else hub.redeclare();
   });
+  followOffered(store, () => hub.redeclare());
 
   return {
     windowId,
@@ -252,6 +253,16 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
     policy,
     brokerRefusal,
   };
+}
+
+/**
+ * What an agent is offered changed in Settings (browser access, "Offer … to …"): a server it is
+ * offered now reaches its session at once, as a connector turned on does.
+ */
+function followOffered(store: SettingsStore, redeclare: () => void): void {
+  store.subscribe((next, previous) => {
+    if (offerChoicesChanged(previous.agents, next.agents)) redeclare();
+  });
 }
 
 /**

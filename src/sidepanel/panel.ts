@@ -10,6 +10,7 @@ import { buildPanelServices } from './panel-services';
 import { agentForm, type NewAgent } from './views/agent-form';
 import { roomSettingsSection } from './views/room-settings';
 import { settingsView } from './views/settings';
+import { settingsPage } from './views/settings-page';
 
 export const DEFAULT_BROKER_URL = 'ws://127.0.0.1:8765/acp';
 
@@ -74,6 +75,10 @@ export async function startPanel(): Promise<void> {
           // Settings was scrolled down to the button: the log opens at its top, where the newest entry is.
           main.scrollTop = 0;
         },
+        watchOffers: (redraw) => {
+          const stops = [connectors.onServersChange(redraw), pageTools.onChange(redraw)];
+          return () => stops.forEach((stop) => stop());
+        },
         changed: () => chatUi.refresh(),
       }),
     );
@@ -93,20 +98,27 @@ export async function startPanel(): Promise<void> {
       );
       return;
     }
-    main.replaceChildren(
-      ...(showingSettings
-        ? [
-            settingsPanel(),
-            presence.section(),
-            roomSettingsSection({
-              settings,
-              save: (change) => store.update((current) => ({ ...current, ...change })),
-            }),
-            connectors.section(),
-            pageTools.section(),
-          ]
-        : [chatUi.section]),
-    );
+    if (showingSettings) {
+      main.replaceChildren(
+        settingsPage([
+          settingsPanel(),
+          presence.section(),
+          roomSettingsSection({
+            settings,
+            save: (change) => store.update((current) => ({ ...current, ...change })),
+          }),
+          connectors.section(),
+          pageTools.section(),
+        ]),
+      );
+      return;
+    }
+    // Put back only when it was taken out: a scroller put back starts at the top, so the
+    // transcript is returned to where the person was reading.
+    if (main.childElementCount !== 1 || main.firstElementChild !== chatUi.section) {
+      main.replaceChildren(chatUi.section);
+      chatUi.transcript.restoreScroll();
+    }
   };
 
   // A policy Chrome reloads shows at once: locked switches, the keys read.

@@ -20,53 +20,10 @@ import {
   sendMessage,
   type Launched,
 } from './harness';
+import { ask, closeSettings, confirmation, openSettings, setActMode } from './panel-helpers';
 
 const TOKEN = 'gates-token_1';
 const PASSWORD = 'hunter2-Secret!';
-
-/** Sends a command to the demo agent and waits for its finished, rendered answer to match. */
-async function ask(panel: Page, text: string, answer: RegExp): Promise<string> {
-  const replies = panel.locator('article.message.agent');
-  const before = await replies.count();
-  await sendMessage(panel, text);
-  let reply = '';
-  await expect
-    .poll(
-      async () => {
-        if ((await replies.count()) <= before) return '';
-        // Read once the turn is over and its text fully rendered (slices land over frames).
-        const last = replies.last();
-        if (!(await last.evaluate((el) => el.matches('.done[aria-busy="false"]')))) return '';
-        reply = await last.innerText();
-        return reply;
-      },
-      { timeout: 30_000 },
-    )
-    .toMatch(answer);
-  return reply;
-}
-
-async function openSettings(panel: Page): Promise<void> {
-  if (await panel.locator('#settings-heading').count()) return;
-  await panel.getByRole('button', { name: 'Settings', exact: true }).click();
-  await panel.locator('#settings-heading').waitFor();
-}
-
-async function closeSettings(panel: Page): Promise<void> {
-  if (!(await panel.locator('#settings-heading').count())) return;
-  await panel.getByRole('button', { name: 'Settings', exact: true }).click();
-  await panel.getByRole('textbox', { name: 'Message' }).waitFor();
-}
-
-async function setActMode(panel: Page, on: boolean): Promise<void> {
-  await openSettings(panel);
-  const toggle = panel.getByRole('switch', { name: 'Act mode' });
-  if (on) await toggle.check();
-  else await toggle.uncheck();
-  await closeSettings(panel);
-}
-
-const confirmation = (panel: Page) => panel.getByRole('alertdialog').filter({ hasText: 'wants to run' });
 
 describe('gates in the real panel', () => {
   let launched: Launched;

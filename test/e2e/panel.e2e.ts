@@ -202,7 +202,7 @@ describe('the chat panel against a live ACP peer', () => {
 
     await panel.getByRole('button', { name: 'Clear screen' }).click();
     expect(await panel.locator('article.message').count()).toBe(0);
-    expect(await panel.getByText('Say hello.').count()).toBe(1);
+    expect(await panel.getByText(/^Say hello to \S+\.$/).count()).toBe(1);
     await sendMessage(panel, 'still the same session');
     await expect.poll(() => replies(panel!).count(), T).toBe(1);
     expect(peer.sessions.length).toBe(sessionsBefore);
@@ -235,7 +235,7 @@ describe('the chat panel against a live ACP peer', () => {
     panel = await connectedPanel();
     await panel.getByRole('button', { name: /^Show: connected/ }).click();
     await panel.getByRole('button', { name: 'Disconnect Show' }).click();
-    const disabled = panel.getByRole('button', { name: /^Show: disabled, tunnel not attached\. Reconnect$/ });
+    const disabled = panel.getByRole('button', { name: /^Show: disabled, no browser until connected\. Reconnect$/ });
     await expect.poll(() => disabled.count(), T).toBe(1);
     await disabled.click();
     await expect.poll(() => panel!.getByRole('button', { name: /^Show: connected/ }).count(), T).toBe(1);

@@ -19,43 +19,10 @@ import {
   sendMessage,
   type Launched,
 } from './harness';
+import { ask, closeSettings, confirmation, openSettings } from './panel-helpers';
 import { reloadPolicies, startPolicyRig, type PolicyRig } from './policy-rig';
 
 const TOKEN = 'policy-token_1';
-
-async function ask(panel: Page, text: string, answer: RegExp): Promise<string> {
-  const replies = panel.locator('article.message.agent');
-  const before = await replies.count();
-  await sendMessage(panel, text);
-  let reply = '';
-  await expect
-    .poll(
-      async () => {
-        if ((await replies.count()) <= before) return '';
-        const last = replies.last();
-        if (!(await last.evaluate((el) => el.matches('.done[aria-busy="false"]')))) return '';
-        reply = await last.innerText();
-        return reply;
-      },
-      { timeout: 30_000 },
-    )
-    .toMatch(answer);
-  return reply;
-}
-
-async function openSettings(panel: Page): Promise<void> {
-  if (await panel.locator('#settings-heading').count()) return;
-  await panel.getByRole('button', { name: 'Settings', exact: true }).click();
-  await panel.locator('#settings-heading').waitFor();
-}
-
-async function closeSettings(panel: Page): Promise<void> {
-  if (!(await panel.locator('#settings-heading').count())) return;
-  await panel.getByRole('button', { name: 'Settings', exact: true }).click();
-  await panel.getByRole('textbox', { name: 'Message' }).waitFor();
-}
-
-const confirmation = (panel: Page) => panel.getByRole('alertdialog').filter({ hasText: 'wants to run' });
 
 describe('managed policy', () => {
   let rig: PolicyRig;

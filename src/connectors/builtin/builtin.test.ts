@@ -24,6 +24,7 @@ describe('built-in connectors', () => {
       it('is a code connector with a summary and sign-in signs', () => {
         expect(connector.kind).toBe('code');
         expect(connector.summary).toBeTruthy();
+        expect(connector.siteExample).toMatch(/^https:\/\/[a-z]+\.example\.com\//);
         expect(connector.auth?.signInPath).toBeDefined();
       });
       it('documents every tool in docs/connectors.md', () => {

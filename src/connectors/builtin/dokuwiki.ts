@@ -19,6 +19,7 @@ export default defineConnector({
   name: 'DokuWiki',
   version: '1.0.0',
   summary: 'Read and search wiki pages.',
+  siteExample: 'https://wiki.example.com/',
   matches: ['http://127.0.0.1/*', 'http://localhost/*'],
   auth: { loginSelector: 'form#dw__login', signInPath: 'doku.php?do=login' },
   tools: {

@@ -21,6 +21,7 @@ export default defineConnector({
   name: 'Fossil SCM',
   version: '1.0.0',
   summary: 'Tickets assigned to you, ticket details and wiki pages.',
+  siteExample: 'https://code.example.com/repo/',
   matches: ['http://127.0.0.1/*', 'http://localhost/*'],
   auth: {
     // Fossil redirects to /login?g=… and shows a form with fields u and p.

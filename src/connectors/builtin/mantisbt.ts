@@ -329,6 +329,7 @@ export default defineConnector({
   name: 'MantisBT',
   version: '1.0.0',
   summary: 'Issues assigned to or reported by you, search, issue details; adding notes and reporting issues.',
+  siteExample: 'https://bugs.example.com/',
   matches: ['http://127.0.0.1/*', 'http://localhost/*'],
   auth: {
     // Signed out, MantisBT redirects to login_page.php?return=…; the password step has the same form.

@@ -35,6 +35,7 @@ export default defineConnector({
   name: 'Redmine',
   version: '1.0.0',
   summary: 'Issues assigned to you, issue details, and adding notes.',
+  siteExample: 'https://redmine.example.com/',
   matches: ['http://127.0.0.1/*', 'http://localhost/*'],
   auth: {
     // Redmine redirects to /login?back_url=… when the session is gone.

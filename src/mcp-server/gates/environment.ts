@@ -40,6 +40,7 @@ export function createGateEnvironment(sources: GateSources): GateEnvironment {
         allowedSites: sources.allowedSites(),
         chromeGranted: origin ? await sources.hasHostPermission(origin) : false,
         blockedBy: blocked?.entry.name,
+        blockedRule: blocked?.rule,
         outsidePolicy: !!origin && sources.policyAllowsSite?.(origin) === false,
       });
     },

@@ -40,6 +40,19 @@ describe('originRefusal', () => {
   it('refuses a blocked site even when it is allowed and granted', () => {
     expect(originRefusal('https://app.example/x', { ...facts, blockedBy: 'PayPal' })).toMatch(/blocklist \(PayPal\)/);
   });
+  it('names the path a rule covers, not the whole site, and leaves the query out', () => {
+    const refusal = originRefusal('https://app.example/settings/billing?token=abc', {
+      ...facts,
+      blockedBy: 'App billing',
+      blockedRule: 'app.example/settings',
+    });
+    expect(refusal).toBe(
+      'Refused: https://app.example/settings/billing is under app.example/settings, on the high-risk blocklist (App billing). Tabwright never acts there; do not retry. The rest of https://app.example is not covered by this rule.',
+    );
+    expect(originRefusal('https://app.example/x', { ...facts, blockedBy: 'App', blockedRule: 'app.example' })).toBe(
+      'Refused: https://app.example is on the high-risk blocklist (App). Tabwright never acts there; do not retry.',
+    );
+  });
   it('needs both the allowed list and Chrome’s grant', () => {
     expect(originRefusal('https://other.example/', facts)).toMatch(/not an allowed site/);
     expect(originRefusal('https://app.example/', { ...facts, chromeGranted: false })).toMatch(/Chrome has not granted/);

@@ -9,6 +9,8 @@ export interface OriginFacts {
   chromeGranted: boolean;
   /** Name of the blocklist entry matching the URL, if any. */
   blockedBy: string | undefined;
+  /** The entry's rule that matched (`bank.example/settings`), so a refusal names the path it covers. */
+  blockedRule?: string | undefined;
   /** The organisation's policy leaves this origin out: no one in the panel can allow it. */
   outsidePolicy?: boolean;
 }
@@ -56,6 +58,12 @@ export function originRefusal(url: string | undefined, facts: OriginFacts): stri
   const origin = siteOrigin(url);
   if (!origin) return 'Refused: Tabwright only works on http(s) pages.';
   if (facts.blockedBy) {
+    const rule = facts.blockedRule;
+    // A rule with a path blocks part of a site: name that part, not the whole origin.
+    if (rule?.includes('/')) {
+      const page = `${origin}${new URL(url!).pathname}`;
+      return `Refused: ${page} is under ${rule}, on the high-risk blocklist (${facts.blockedBy}). Tabwright never acts there; do not retry. The rest of ${origin} is not covered by this rule.`;
+    }
     return `Refused: ${origin} is on the high-risk blocklist (${facts.blockedBy}). Tabwright never acts there; do not retry.`;
   }
   if (facts.outsidePolicy) {

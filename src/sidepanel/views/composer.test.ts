@@ -5,7 +5,10 @@ import { Composer, mentionBeingTyped } from './composer';
 // jsdom does no layout.
 Element.prototype.scrollIntoView = () => undefined;
 
-function composer(names: string[] = ['Alpha', 'Alpine', 'Beta Max']) {
+function composer(
+  names: string[] = ['Alpha', 'Alpine', 'Beta Max'],
+  commands = [{ name: 'review', description: 'Review the change', agentName: 'Alpha' }],
+) {
   const sent: string[] = [];
   const c = new Composer({
     initialDraft: '',
@@ -14,7 +17,7 @@ function composer(names: string[] = ['Alpha', 'Alpine', 'Beta Max']) {
     onRetry: () => undefined,
     onClear: () => undefined,
     onDraft: () => undefined,
-    commands: () => [{ name: 'review', description: 'Review the change', agentName: 'Alpha' }],
+    commands: () => commands,
     agentNames: () => names,
   });
   document.body.replaceChildren(c.element);
@@ -64,5 +67,20 @@ describe('composer completion', () => {
     const { type, options } = composer();
     type('/re');
     expect(options()).toEqual(['/review']);
+  });
+});
+
+describe('a "/" when no agent offers commands', () => {
+  it('says none are offered, and Enter still sends', () => {
+    const { c, sent, type, key } = composer(['Alpha'], []);
+    type('/');
+    const list = c.element.querySelector<HTMLElement>('#command-list')!;
+    expect(list.hidden).toBe(false);
+    expect(list.textContent).toBe('No connected agent offers commands.');
+    type('/x');
+    expect(list.hidden).toBe(true);
+    type('/');
+    key('Enter');
+    expect(sent).toEqual(['/']);
   });
 });

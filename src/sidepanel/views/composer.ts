@@ -214,7 +214,17 @@ export class Composer {
 
   #updateCommands(): void {
     this.#matches = this.#suggestions();
-    if (this.#matches.length === 0) return this.#closeCommands();
+    if (this.#matches.length === 0) {
+      // A "/" with nothing behind it, when no connected agent offers any command: say so rather than nothing.
+      if (this.input.value === '/' && this.options.commands().length === 0) {
+        this.#list.replaceChildren(
+          h('li', { role: 'option', 'aria-disabled': 'true', className: 'command-none' }, t('noCommandsOffered')),
+        );
+        this.#list.hidden = false;
+        return;
+      }
+      return this.#closeCommands();
+    }
     this.#list.replaceChildren(
       ...this.#matches.map((command, index) =>
         h(

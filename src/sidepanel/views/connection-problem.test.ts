@@ -16,6 +16,7 @@ const view = (status: ConnectionStatus, fields: Partial<AgentView> = {}): AgentV
   pending: 0,
   session: emptySessionState(),
   signIn: [],
+  agentInfoName: undefined,
   ...fields,
 });
 const actions = () => ({ edit: vi.fn(), reconnect: vi.fn(), copy: vi.fn(() => Promise.resolve()) });

@@ -10,7 +10,17 @@ import { h } from '../dom';
 import { t } from '../i18n';
 import './connectors.css';
 
-function connectorCard(hub: ConnectorHub, connector: Connector, rerender: () => void): HTMLElement {
+/** A connector nobody has turned on or given a site: its card is one line until the person opens it. */
+export function connectorUnused(settings: { enabled: boolean; sites: readonly string[] }): boolean {
+  return !settings.enabled && settings.sites.length === 0;
+}
+
+function connectorCard(
+  hub: ConnectorHub,
+  connector: Connector,
+  opened: Set<string>,
+  rerender: () => void,
+): HTMLElement {
   const settings = hub.settingsOf(connector.id);
   const status = hub.health.status(connector.id);
   const id = `connector-${connector.id}`;
@@ -20,7 +30,7 @@ function connectorCard(hub: ConnectorHub, connector: Connector, rerender: () => 
   const siteInput = h('input', {
     type: 'text',
     id: `${id}-site`,
-    placeholder: 'https://tickets.example.com/',
+    placeholder: connector.siteExample ?? 'https://example.com/',
     autocomplete: 'off',
   });
   const siteError = h('p', { className: 'field-error', role: 'alert', id: `${id}-site-error` });
@@ -75,9 +85,26 @@ function connectorCard(hub: ConnectorHub, connector: Connector, rerender: () => 
       h('a', { href: status.signInUrl, target: '_blank', rel: 'noopener' }, t('signInTo', connector.name)),
     );
   }
+  const collapsed = connectorUnused(settings) && !opened.has(connector.id);
+  const detailsId = `${id}-details`;
+  const disclose = h(
+    'button',
+    {
+      type: 'button',
+      className: 'ghost disclose',
+      'aria-expanded': String(!collapsed),
+      'aria-controls': detailsId,
+      onclick: () => {
+        if (collapsed) opened.add(connector.id);
+        else opened.delete(connector.id);
+        rerender();
+      },
+    },
+    t(collapsed ? 'showConnectorSetup' : 'hideConnectorSetup', connector.name),
+  );
   return h(
     'article',
-    { className: 'connector', 'aria-labelledby': `${id}-name` },
+    { className: `connector${collapsed ? ' collapsed' : ''}`, 'aria-labelledby': `${id}-name` },
     h('h4', { id: `${id}-name` }, connector.name, ' ', h('span', { className: 'hint' }, `(${connector.id})`)),
     connector.summary ? h('p', { className: 'hint' }, connector.summary) : null,
     connector.kind === 'recipe'
@@ -88,26 +115,35 @@ function connectorCard(hub: ConnectorHub, connector: Connector, rerender: () => 
       { className: 'field checkbox' },
       enable,
       h('label', { for: enable.id }, t('enableConnector', connector.name)),
+      connectorUnused(settings) ? disclose : null,
     ),
-    statusLine,
-    site ? null : h('p', { className: 'hint' }, t('connectorNeedsSite')),
-    sites,
-    siteForm,
     h(
       'div',
-      { className: 'actions' },
+      { id: detailsId, hidden: collapsed },
+      statusLine,
+      site ? null : h('p', { className: 'hint' }, t('connectorNeedsSite')),
+      sites,
+      siteForm,
       h(
-        'button',
-        { type: 'button', onclick: () => void hub.health.check(connector).then(rerender) },
-        t('checkConnector', connector.name),
+        'div',
+        { className: 'actions' },
+        h(
+          'button',
+          { type: 'button', onclick: () => void hub.health.check(connector).then(rerender) },
+          t('checkConnector', connector.name),
+        ),
+        connector.kind === 'recipe'
+          ? h(
+              'button',
+              {
+                type: 'button',
+                className: 'danger',
+                onclick: () => void hub.removeRecipe(connector.id).then(rerender),
+              },
+              t('removeRecipe', connector.name),
+            )
+          : null,
       ),
-      connector.kind === 'recipe'
-        ? h(
-            'button',
-            { type: 'button', className: 'danger', onclick: () => void hub.removeRecipe(connector.id).then(rerender) },
-            t('removeRecipe', connector.name),
-          )
-        : null,
     ),
   );
 }
@@ -149,7 +185,9 @@ function recipeImport(hub: ConnectorHub, rerender: () => void): HTMLElement {
 
 /** `importAllowed`: false when an organisation's policy turned recipe import off. */
 export function connectorsSection(hub: ConnectorHub, importAllowed: () => boolean = () => true): HTMLElement {
-  const root = h('section', { className: 'connectors', 'aria-labelledby': 'connectors-heading' });
+  const root = h('section', { className: 'settings-group connectors', 'aria-labelledby': 'connectors-heading' });
+  // Cards the person opened stay open across the section's redraws.
+  const opened = new Set<string>();
   const render = () => {
     // Health checks re-render the section while the user may be typing: keep what they typed and
     // where they were.
@@ -162,7 +200,7 @@ export function connectorsSection(hub: ConnectorHub, importAllowed: () => boolea
     root.replaceChildren(
       h('h3', { id: 'connectors-heading' }, t('connectorsHeading')),
       h('p', { className: 'hint' }, t('connectorsHint')),
-      ...hub.all().map((connector) => connectorCard(hub, connector, render)),
+      ...hub.all().map((connector) => connectorCard(hub, connector, opened, render)),
       h('h4', {}, t('importRecipeHeading')),
       importAllowed() ? recipeImport(hub, render) : h('p', { className: 'hint' }, t('setByOrganisation')),
     );

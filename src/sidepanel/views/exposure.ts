@@ -1,7 +1,8 @@
 /**
  * What each agent is offered: browser access at all, and which servers (namespaces) it is
- * declared, at most 8 per session. Taking access away applies to the next call; what is declared
- * changes when the agent starts its next session, so the view offers a reconnect when they differ.
+ * declared, at most 8 per session. Taking access away applies to the next call; a server offered
+ * is declared to a connected agent at once, and one taken away stays declared until the agent
+ * reconnects, so the view offers a reconnect then.
  */
 import { exposureOf, MAX_DECLARED_SERVERS } from '../../mcp-server/gates/exposure';
 import { h } from '../dom';
@@ -50,7 +51,9 @@ function agentExposure(actions: ExposureActions, agent: ExposedAgent, refresh: (
     );
   });
   const now = actions.declaredNow(agent.id);
-  const stale = now !== undefined && now.join('\n') !== exposure.declared.join('\n');
+  // A server newly offered reaches the agent by itself; one taken away stays declared (refusing
+  // every call) until the agent reconnects, which only the person can choose.
+  const stale = now !== undefined && now.some((server) => !exposure.declared.includes(server));
   return h(
     'fieldset',
     { className: 'exposure' },

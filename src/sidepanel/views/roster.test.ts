@@ -16,6 +16,7 @@ const view = (fields: Partial<AgentView> = {}): AgentView => ({
   pending: 0,
   session: emptySessionState(),
   signIn: [],
+  agentInfoName: undefined,
   ...fields,
 });
 
@@ -34,7 +35,9 @@ describe('roster chips', () => {
     expect(chipName(view(), false)).toBe('Demo: connected, read-only');
     expect(chipName(view(), true)).toBe('Demo: connected, can act');
     expect(chipName(view({ busy: true, pending: 2 }), false)).toBe('Demo: connected, read-only, replying…, 2 queued');
-    expect(chipName(view({ status: 'auth_failed' }), false)).toBe('Demo: wrong token, tunnel not attached. Reconnect');
+    expect(chipName(view({ status: 'auth_failed' }), false)).toBe(
+      'Demo: wrong token, no browser until connected. Reconnect',
+    );
     const noBrowser = view({ profile: { ...view().profile, browserAccess: false } });
     expect(chipName(noBrowser, true)).toBe('Demo: connected, no browser access');
   });
@@ -105,7 +108,7 @@ describe('roster chips', () => {
       },
     ]);
     const waiting = view({ status: 'needs_signin', detail: 'the agent needs signing in', signIn });
-    expect(chipName(waiting, false)).toBe('Demo: needs sign-in, tunnel not attached');
+    expect(chipName(waiting, false)).toBe('Demo: needs sign-in, no browser until connected');
     expect(chipName(view({ status: 'auth_failed' }), false)).not.toContain('needs sign-in');
     roster.render([waiting], false);
     const chip = root.querySelector('button')!;

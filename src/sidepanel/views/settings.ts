@@ -38,6 +38,8 @@ export interface SettingsActions {
   effective?(): Settings;
   /** What the policy set, for the "Set by your organisation" section. */
   managed?(): ReadPolicy;
+  /** Calls `redraw` whenever the servers on offer change (a connector turned on); returns the way to stop. */
+  watchOffers(redraw: () => void): () => void;
 }
 
 /** Re-renders `root` with `build`, putting focus back on the control that had it. */
@@ -150,70 +152,83 @@ function sitesSection(actions: SettingsActions, refresh: () => void): HTMLElemen
   );
 }
 
+function generalSection(actions: SettingsActions, render: () => void, screenshotError: HTMLElement): HTMLElement {
+  const inForce = actions.effective?.() ?? actions.settings();
+  const locked = (setting: LockedSetting) => actions.locked?.(setting) ?? false;
+  const timeout = boundedNumberInput({
+    id: 'confirm-timeout',
+    min: 5,
+    max: 3600,
+    current: () => (actions.effective?.() ?? actions.settings()).confirmationTimeoutSec,
+    save: (seconds) => void actions.setConfirmationTimeout(seconds),
+  });
+  timeout.disabled = locked('confirmationTimeoutSec');
+  return h(
+    'section',
+    { className: 'settings-group', 'aria-labelledby': 'general-heading' },
+    h('h3', { id: 'general-heading' }, t('settingsGeneral')),
+    toggle(
+      'act-mode',
+      t('actMode'),
+      t('actModeHint'),
+      inForce.actMode,
+      (on) => {
+        void actions.setActMode(on).then(render);
+      },
+      locked('actMode'),
+    ),
+    toggle(
+      'screenshots',
+      t('screenshots'),
+      t('screenshotsHint'),
+      inForce.screenshots,
+      (on) => {
+        screenshotError.textContent = '';
+        void actions.setScreenshots(on).then((problem) => {
+          render();
+          screenshotError.textContent = problem ?? '';
+        });
+      },
+      locked('screenshots'),
+    ),
+    screenshotError,
+    h(
+      'div',
+      { className: 'field' },
+      h('label', { for: timeout.id }, t('confirmationTimeout')),
+      timeout,
+      h(
+        'p',
+        { className: 'hint' },
+        locked('confirmationTimeoutSec')
+          ? `${t('setByOrganisation')} ${t('confirmationTimeoutHint')}`
+          : t('confirmationTimeoutHint'),
+      ),
+    ),
+    h('button', { type: 'button', onclick: () => actions.openAudit() }, t('auditLog')),
+  );
+}
+
+/** The gates' and agents' sections of Settings, redrawn together when one of them changes. */
 export function settingsView(actions: SettingsActions): HTMLElement {
-  const root = h('section', { className: 'settings', 'aria-labelledby': 'settings-heading' });
+  const root = h('div', { className: 'settings-core' });
   const screenshotError = h('p', { className: 'field-error', role: 'alert', id: 'screenshots-error' });
   const render = () =>
-    rerender(root, () => {
-      const inForce = actions.effective?.() ?? actions.settings();
-      const locked = (setting: LockedSetting) => actions.locked?.(setting) ?? false;
-      const timeout = boundedNumberInput({
-        id: 'confirm-timeout',
-        min: 5,
-        max: 3600,
-        current: () => (actions.effective?.() ?? actions.settings()).confirmationTimeoutSec,
-        save: (seconds) => void actions.setConfirmationTimeout(seconds),
-      });
-      timeout.disabled = locked('confirmationTimeoutSec');
-      return [
-        h('h2', { id: 'settings-heading' }, t('settings')),
-        ...[managedSection(actions.managed?.())].filter((node) => node !== null),
-        toggle(
-          'act-mode',
-          t('actMode'),
-          t('actModeHint'),
-          inForce.actMode,
-          (on) => {
-            void actions.setActMode(on).then(render);
-          },
-          locked('actMode'),
-        ),
-        toggle(
-          'screenshots',
-          t('screenshots'),
-          t('screenshotsHint'),
-          inForce.screenshots,
-          (on) => {
-            screenshotError.textContent = '';
-            void actions.setScreenshots(on).then((problem) => {
-              render();
-              screenshotError.textContent = problem ?? '';
-            });
-          },
-          locked('screenshots'),
-        ),
-        screenshotError,
-        h(
-          'div',
-          { className: 'field' },
-          h('label', { for: timeout.id }, t('confirmationTimeout')),
-          timeout,
-          h(
-            'p',
-            { className: 'hint' },
-            locked('confirmationTimeoutSec')
-              ? `${t('setByOrganisation')} ${t('confirmationTimeoutHint')}`
-              : t('confirmationTimeoutHint'),
-          ),
-        ),
-        sitesSection(actions, render),
-        blocklistSection(actions.blocklist, render),
-        secretsSection(actions.secrets, render),
-        actions.agentsSection(),
-        exposureSection(actions.exposure, render),
-        h('button', { type: 'button', onclick: () => actions.openAudit() }, t('auditLog')),
-      ];
-    });
+    rerender(root, () => [
+      ...[managedSection(actions.managed?.())].filter((node) => node !== null),
+      generalSection(actions, render, screenshotError),
+      sitesSection(actions, render),
+      blocklistSection(actions.blocklist, render),
+      secretsSection(actions.secrets, render),
+      actions.agentsSection(),
+      exposureSection(actions.exposure, render),
+    ]);
   render();
+  // Only the list of what agents are offered follows the servers: the rest may hold what the person is typing.
+  const stop = actions.watchOffers(() => {
+    if (!root.isConnected) return stop();
+    const shown = root.querySelector('section[aria-labelledby="exposure-heading"]');
+    shown?.replaceWith(exposureSection(actions.exposure, render));
+  });
   return root;
 }

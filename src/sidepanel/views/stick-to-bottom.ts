@@ -12,6 +12,8 @@ export class StickToBottom {
   #pinned = true;
   /** Where the view was the last time it was at the bottom. */
   #pinnedTop = 0;
+  /** Where the person left the view, kept while it is out of the page (a scroller put back starts at 0). */
+  #readingTop = 0;
 
   constructor(
     private readonly scroller: HTMLElement,
@@ -41,6 +43,18 @@ export class StickToBottom {
       },
       { root: scroller, rootMargin: '0px 0px 48px 0px' },
     ).observe(this.#sentinel);
+    scroller.addEventListener(
+      'scroll',
+      () => {
+        if (!scroller.isConnected || scroller.clientHeight === 0) return;
+        const top = scroller.scrollTop;
+        // Anchoring moves a pinned view down as content grows, without the observer hearing of it:
+        // keep the mark current, or a later scroll up that stays below an old mark is taken for growth.
+        if (this.#pinned && top > this.#readingTop) this.#pinnedTop = top;
+        this.#readingTop = top;
+      },
+      { passive: true },
+    );
     jump.addEventListener('click', () => {
       this.pin();
       scroller.focus({ preventScroll: true });
@@ -64,6 +78,16 @@ export class StickToBottom {
   /** Empties the scroller but keeps the sentinel. */
   replace(...nodes: Node[]): void {
     this.scroller.replaceChildren(...nodes, this.#sentinel);
+  }
+
+  /**
+   * The scroller is back in the page (Settings closed): the person finds the view where they left
+   * it, or at the end if they were following it. Called at once, before the observer sees the
+   * offset of 0 a re-inserted scroller starts at and takes it for the person scrolling up.
+   */
+  restore(): void {
+    if (this.#pinned) this.pin();
+    else this.scroller.scrollTop = this.#readingTop;
   }
 
   /** The user sent something, or asked for the latest: show the end, whatever they were reading. */

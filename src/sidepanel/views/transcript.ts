@@ -60,7 +60,7 @@ export class TranscriptView {
       'aria-label': t('conversation'),
       tabindex: 0,
     });
-    this.#empty = h('p', { className: 'empty-chat' }, t('emptyChat'));
+    this.#empty = h('p', { className: 'empty-chat' }, t('emptyChatNoAgent'));
     this.#live = h('div', { className: 'sr-only', role: 'status', 'aria-live': 'polite' });
     const jump = h(
       'button',
@@ -108,6 +108,16 @@ export class TranscriptView {
   pinToBottom(): void {
     this.#frame.run();
     this.#stick.pin();
+  }
+
+  /** What the empty chat says, for the agents set up now. */
+  setEmptyText(text: string): void {
+    if (this.#empty.textContent !== text) this.#empty.textContent = text;
+  }
+
+  /** Back on screen after Settings: the view where the person left it. */
+  restoreScroll(): void {
+    this.#stick.restore();
   }
 
   /** Renders any pending streamed text now. */
