@@ -34,7 +34,7 @@ export const bench: Bench = {
     try {
       const hiddenSeen: Controls[] = [];
       const back = backgroundAdapter(rig, agent, (checked) => hiddenSeen.push(checked));
-      const front = backgroundAdapter(rig, other, () => undefined, true);
+      const front = backgroundAdapter(rig, other, () => undefined, 'front');
       const timeOf = async (adapter: typeof back, id: string) => {
         const task = TASKS.find((candidate) => candidate.id === id)!;
         const run = await runTask(task, adapter, rig.fixtures.allowed);

@@ -89,6 +89,7 @@ function randomId(): string {
 }
 
 function settleNote(reply: z.infer<typeof ActionReply> | undefined): string {
+  if (reply?.framesHeldBack) return `. ${reply.framesHeldBack}`;
   if (reply?.settled?.reason !== 'cap') return '';
   // How long it waited is in the timing _meta, not in what the model reads.
   return ' (the page kept changing; stopped waiting)';

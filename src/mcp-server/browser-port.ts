@@ -79,6 +79,14 @@ export interface BrowserPort {
   listTabs(): Promise<TabInfo[]>;
   /** With a URL, waits (bounded, cancellable with `signal`) for the first load. */
   createTab(options: { url?: string; active: boolean; windowId: number }, signal?: AbortSignal): Promise<TabInfo>;
+  /**
+   * Opens a tab shown in a window that is not focused (waiting, bounded, for a URL's first load):
+   * in `windowId`, or in a new normal window. The person's focused window and its active tab stay
+   * as they are. Absent: the browser cannot open windows.
+   */
+  openInUnfocusedWindow?(options: { url?: string; windowId?: number }, signal?: AbortSignal): Promise<TabInfo>;
+  /** Whether the window is open and not minimized, so its active tab is drawn. */
+  windowShown?(windowId: number): Promise<boolean>;
   activateTab(tabId: number): Promise<TabInfo>;
   closeTab(tabId: number): Promise<void>;
   /** Navigates and waits (bounded) for the load to finish. */

@@ -59,7 +59,15 @@ export interface BrowserServerOptions {
 
 /** Tabs the call moves have other frames afterwards: the call's guard looks them up again. */
 function movingTabsForgetsFrames(browser: BrowserPort, call: CallSession): BrowserPort {
-  const moves = new Set<PropertyKey>(['navigate', 'goHistory', 'reload', 'createTab', 'activateTab', 'closeTab']);
+  const moves = new Set<PropertyKey>([
+    'navigate',
+    'goHistory',
+    'reload',
+    'createTab',
+    'openInUnfocusedWindow',
+    'activateTab',
+    'closeTab',
+  ]);
   return new Proxy(browser, {
     get(target, key) {
       const value = Reflect.get(target, key, target) as unknown;

@@ -4,10 +4,10 @@
  * is then refused in words. Reads do not wait. The page says how long the person has been idle
  * (`page/person-input.ts`); a page that cannot say is taken as left alone.
  */
+import { PERSON_IDLE_MS } from '../shared/person-idle';
 import { ToolFailure } from './tool-failure';
 
-/** How long the person must have left the tab alone before an agent's write goes ahead. */
-export const PERSON_IDLE_MS = 1_000;
+export { PERSON_IDLE_MS };
 /** How often the page is asked again while the agent waits. */
 const PERSON_POLL_MS = 200;
 

@@ -23,6 +23,8 @@ export const PageErrorCode = {
    */
   DialogOpen: 'dialog-open',
   Cancelled: 'cancelled',
+  /** The person used the tab mid-action and did not leave it alone in time. */
+  PersonBusy: 'person-busy',
   /** The document answered a snapshot meant for another frame. */
   FrameChanged: 'frame-changed',
   /** A connector's request for another origin than the page's. */

@@ -60,12 +60,19 @@ export function offerListenerQuery(doc: Document, scope: object = globalThis): v
 export type ListenerQuery = (element: Element) => boolean;
 
 /**
- * What the agent can ask besides listeners: about the page's timers around a hover, and (the
- * dialog relay) about timers an action's events set: `actions:on:<n>` while action n's events
- * are handled (0: none's), `actions:timer:<n>` whether the callback of one of its timers runs now.
+ * What the agent can ask besides listeners: about the page's timers around a hover; (the dialog
+ * relay) about timers an action's events set: `actions:on:<n>` while action n's events are handled
+ * (0: none's), `actions:timer:<n>` whether the callback of one of its timers runs now; and about
+ * the animation frames the page requested since the agent's mark.
  */
 export type TimerQuestion =
-  'timers:watch' | 'timers:unwatch' | 'timers:pending' | `actions:on:${number}` | `actions:timer:${number}`;
+  | 'timers:watch'
+  | 'timers:unwatch'
+  | 'timers:pending'
+  | `actions:on:${number}`
+  | `actions:timer:${number}`
+  | 'frames:mark'
+  | 'frames:pending';
 
 /** Asks the main-world record one question; false when there is no record. */
 export type RecordAsker = (target: EventTarget, question: 'listeners' | TimerQuestion) => boolean;

@@ -370,6 +370,8 @@ export const ActionReply = z.object({
     .optional(),
   /** The document began navigating away during the action. */
   navigating: z.boolean().optional(),
+  /** The tab is hidden and what the action set off waits on frames it does not draw, in words. */
+  framesHeldBack: z.string().optional(),
   url: z.string().optional(),
   documentId: z.string().optional(),
 });

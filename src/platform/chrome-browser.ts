@@ -75,6 +75,37 @@ export async function navigateAndWait(
   return (await followNavigation(tabId, start, signal, timeoutMs)).tab;
 }
 
+/**
+ * Creates a tab with `create` and waits (bounded) for its first load. The new tab's id is only
+ * known once `create()` answers, so completions are collected from the start and matched afterwards.
+ */
+async function createAndLoad(create: () => Promise<chrome.tabs.Tab>, signal?: AbortSignal): Promise<TabInfo> {
+  const completed = new Set<number>();
+  let createdId: number | undefined;
+  let loaded!: () => void;
+  const load = new Promise<void>((resolve) => (loaded = resolve));
+  const listener = (id: number, change: chrome.tabs.OnUpdatedInfo) => {
+    if (change.status !== 'complete') return;
+    completed.add(id);
+    if (id === createdId) loaded();
+  };
+  chrome.tabs.onUpdated.addListener(listener);
+  try {
+    const created = await create();
+    createdId = created.id;
+    const current = created.id === undefined ? undefined : await chrome.tabs.get(created.id).catch(() => undefined);
+    const done =
+      createdId !== undefined && (completed.has(createdId) || (current?.status === 'complete' && !!current.url));
+    if (!done) {
+      const timeout = new Promise<void>((resolve) => setTimeout(resolve, LOAD_TIMEOUT_MS));
+      await raceAbort(Promise.race([load, timeout]), signal ?? AbortSignal.timeout(LOAD_TIMEOUT_MS + 1_000));
+    }
+    return createdId === undefined ? toInfo(created) : await currentTab(createdId);
+  } finally {
+    chrome.tabs.onUpdated.removeListener(listener);
+  }
+}
+
 export class ChromeBrowser implements BrowserPort {
   readonly page = new ChromePageTransport();
 
@@ -91,43 +122,46 @@ export class ChromeBrowser implements BrowserPort {
     return (await chrome.tabs.query({})).map(toInfo);
   }
 
-  /**
-   * Opens a tab and, with a URL, waits (bounded) for its first load. The new tab's id is only known
-   * once `create()` answers, so completions are collected from the start and matched afterwards.
-   */
+  /** Opens a tab and, with a URL, waits (bounded) for its first load. */
   async createTab(
     options: { url?: string; active: boolean; windowId: number },
     signal?: AbortSignal,
   ): Promise<TabInfo> {
     if (!options.url) return toInfo(await chrome.tabs.create({ active: options.active, windowId: options.windowId }));
-    const completed = new Set<number>();
-    let createdId: number | undefined;
-    let loaded!: () => void;
-    const load = new Promise<void>((resolve) => (loaded = resolve));
-    const listener = (id: number, change: chrome.tabs.OnUpdatedInfo) => {
-      if (change.status !== 'complete') return;
-      completed.add(id);
-      if (id === createdId) loaded();
-    };
-    chrome.tabs.onUpdated.addListener(listener);
-    try {
-      const created = await chrome.tabs.create({
-        url: options.url,
-        active: options.active,
-        windowId: options.windowId,
-      });
-      createdId = created.id;
-      const current = created.id === undefined ? undefined : await chrome.tabs.get(created.id).catch(() => undefined);
-      const done =
-        createdId !== undefined && (completed.has(createdId) || (current?.status === 'complete' && !!current.url));
-      if (!done) {
-        const timeout = new Promise<void>((resolve) => setTimeout(resolve, LOAD_TIMEOUT_MS));
-        await raceAbort(Promise.race([load, timeout]), signal ?? AbortSignal.timeout(LOAD_TIMEOUT_MS + 1_000));
-      }
-      return createdId === undefined ? toInfo(created) : await currentTab(createdId);
-    } finally {
-      chrome.tabs.onUpdated.removeListener(listener);
+    const url = options.url;
+    return createAndLoad(() => chrome.tabs.create({ url, active: options.active, windowId: options.windowId }), signal);
+  }
+
+  async openInUnfocusedWindow(options: { url?: string; windowId?: number }, signal?: AbortSignal): Promise<TabInfo> {
+    const { windowId } = options;
+    if (windowId !== undefined) {
+      // Created in the background and then shown: a tab created active raises and focuses its window.
+      const url = options.url !== undefined ? { url: options.url } : {};
+      const created = options.url
+        ? await createAndLoad(() => chrome.tabs.create({ ...url, active: false, windowId }), signal)
+        : toInfo(await chrome.tabs.create({ active: false, windowId }));
+      const shown = await chrome.tabs.update(created.id, { active: true }).catch(() => undefined);
+      if (!shown) throw tabGone();
+      return toInfo(shown);
     }
+    const open = async () => {
+      const window = await chrome.windows.create({
+        ...(options.url ? { url: options.url } : {}),
+        focused: false,
+        type: 'normal',
+        state: 'normal',
+      });
+      const tab = window?.tabs?.[0];
+      if (!tab) throw new PageCommandError('Chrome did not open a window.', 'tab-gone');
+      return tab;
+    };
+    if (!options.url) return toInfo(await open());
+    return createAndLoad(open, signal);
+  }
+
+  async windowShown(windowId: number): Promise<boolean> {
+    const window = await chrome.windows.get(windowId).catch(() => undefined);
+    return !!window && window.state !== 'minimized';
   }
 
   async activateTab(tabId: number): Promise<TabInfo> {

@@ -11,8 +11,13 @@ export function chromeTabGroups(): TabGroupPort {
       const tab = await chrome.tabs.get(tabId).catch(() => undefined);
       return tab && { windowId: tab.windowId, groupId: tab.groupId, pinned: tab.pinned };
     },
-    group: (tabId, groupId) =>
-      chrome.tabs.group(groupId === undefined ? { tabIds: tabId } : { tabIds: tabId, groupId }),
+    async group(tabId, groupId) {
+      if (groupId !== undefined) return chrome.tabs.group({ tabIds: tabId, groupId });
+      // A new group goes where the tab is: Chrome's default, the panel's window, would pull the tab
+      // out of a window of its own (an agent's).
+      const { windowId } = await chrome.tabs.get(tabId);
+      return chrome.tabs.group({ tabIds: tabId, createProperties: { windowId } });
+    },
     async style(groupId, title, color) {
       await chrome.tabGroups.update(groupId, { title, color });
     },

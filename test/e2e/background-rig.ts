@@ -68,9 +68,9 @@ export interface BackgroundBrowser extends Launched {
 }
 
 /** Chromium with the built extension, started without the background keepers, Playwright attached. */
-export async function launchInBackgroundMode(dist = TEST_DIST): Promise<BackgroundBrowser> {
+export async function launchInBackgroundMode(dist = TEST_DIST, headed = HEADED): Promise<BackgroundBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'tabwright-background-'));
-  const xvfb = HEADED && !process.env.DISPLAY ? await startXvfb() : undefined;
+  const xvfb = headed && !process.env.DISPLAY ? await startXvfb() : undefined;
   const child: ChildProcess = spawn(
     CHROMIUM,
     [
@@ -87,7 +87,7 @@ export async function launchInBackgroundMode(dist = TEST_DIST): Promise<Backgrou
       '--disable-quic',
       '--no-default-browser-check',
       '--window-size=1100,800',
-      ...(HEADED ? [] : ['--headless']),
+      ...(headed ? [] : ['--headless']),
       'about:blank',
     ],
     {
@@ -252,12 +252,20 @@ function serverOf(broker: RunningBroker): PanelServer | undefined {
  * the real side panel opened on the person's tab, which serves both from then on.
  */
 export async function startBackgroundRig(
-  options: { routes?: Route[]; agents?: string[] } = {},
+  options: {
+    routes?: Route[];
+    agents?: string[];
+    headed?: boolean;
+    /** Another build of the extension (one with `<all_urls>` granted, for screenshots). */
+    dist?: string;
+    /** Turns screenshots on in the panel's settings. */
+    screenshots?: boolean;
+  } = {},
 ): Promise<BackgroundRig> {
   const names = options.agents ?? ['Alpha', 'Beta'];
   const fixtures = await startFixtureServer(options.routes ?? []);
   const brokers = await Promise.all(names.map(() => startBroker({ token: TOKEN, chunkDelayMs: 0 })));
-  const launched = await launchInBackgroundMode();
+  const launched = await launchInBackgroundMode(options.dist ?? TEST_DIST, options.headed ?? HEADED);
   const setup = await openPanelTab(launched);
   for (const [index, name] of names.entries()) {
     if (index > 0) await setup.getByRole('button', { name: 'Settings' }).click();
@@ -268,6 +276,10 @@ export async function startBackgroundRig(
   await setup.getByRole('button', { name: 'Settings' }).click();
   await allowSite(setup, fixtures.allowed);
   await setup.getByRole('switch', { name: 'Act mode' }).check();
+  if (options.screenshots) {
+    await setup.getByRole('switch', { name: 'Screenshots' }).check();
+    await setup.getByRole('switch', { name: 'Screenshots', checked: true }).waitFor();
+  }
   await setup.close();
 
   const person =

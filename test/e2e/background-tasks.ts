@@ -1,7 +1,7 @@
 /**
  * The task plans carried out by an agent in a tab of its own that is not in front: its first task
- * opens the tab (`new_tab`, in the background), each later one navigates it. Before each task the
- * test checks that the tab is really in the background (`backgroundControls`).
+ * opens the tab (`new_tab`, in the background or in the agent's own window), each later one
+ * navigates it. Before each task the test checks the tab's state (`backgroundControls`).
  */
 import type { Page } from 'playwright-core';
 import { TIMING_META, type ActionTiming } from '../../src/contract/mcp';
@@ -20,15 +20,20 @@ export function backgroundAdapter(
   rig: BackgroundRig,
   agent: BackgroundAgent,
   controls: (checked: Controls) => void,
-  /** Brings the agent's tab to the front before each task: the same work, in front, for comparison. */
-  front = false,
+  /**
+   * Where the agent's tab is: behind the person's tab in their window; brought to the front before
+   * each task (the same work, in front, for comparison); or in the agent's own unfocused window.
+   */
+  place: 'background' | 'front' | 'own window' = 'background',
+  /** Times the tab's timers (two seconds) before each task, or only before the first (a long suite). */
+  timers: 'each' | 'first' = 'each',
 ): Adapter & { tabId(): number | undefined; timings: Array<ActionTiming & { tool: string }> } {
   const timings: Array<ActionTiming & { tool: string }> = [];
   const dialogs = new WeakMap<Page, string[]>();
   let tabId: number | undefined;
   let opened = 0;
   return {
-    label: `Tabwright (${agent.name}, ${front ? 'in front' : 'background'})`,
+    label: `Tabwright (${agent.name}, ${place === 'front' ? 'in front' : place})`,
     tabId: () => tabId,
     timings,
     async open(url) {
@@ -36,7 +41,9 @@ export function backgroundAdapter(
       // and a page never comes back with what an earlier visit typed.
       const own = `${url}${url.includes('?') ? '&' : '?'}agent=${agent.name}&visit=${++opened}`;
       const answer =
-        tabId === undefined ? await agent.call('new_tab', { url: own }) : await agent.call('navigate', { url: own });
+        tabId === undefined
+          ? await agent.call('new_tab', { url: own, ...(place === 'own window' ? { ownWindow: true } : {}) })
+          : await agent.call('navigate', { url: own });
       if (answer.isError) throw new Error(`${agent.name} could not open ${own}: ${textOf(answer)}`);
       tabId ??= (answer.structuredContent as { tabId: number }).tabId;
       let page: Page | undefined;
@@ -47,8 +54,17 @@ export function backgroundAdapter(
         seen.push(`${dialog.type()} "${dialog.message()}"`);
         void dialog.dismiss().catch(() => undefined);
       });
-      if (front) await page!.bringToFront();
-      controls(await backgroundControls(page!));
+      if (place === 'front') await page!.bringToFront();
+      controls(
+        timers === 'each' || opened === 1
+          ? await backgroundControls(page!)
+          : {
+              ...(await page!.evaluate<{ visibility: string; focus: boolean }>(
+                '({ visibility: document.visibilityState, focus: document.hasFocus() })',
+              )),
+              steps: -1,
+            },
+      );
       return page!;
     },
     async call({ tool, args }) {
@@ -58,6 +74,7 @@ export function backgroundAdapter(
       return { text: textOf(result), isError: result.isError === true };
     },
     find: (target) => ({ tool: 'find', args: { text: target.name } }),
+    actsByTarget: true,
     act: (step, refs) => tabwrightCalls(step, refs.on, refs.to),
     strayDialogs: (page) => dialogs.get(page) ?? [],
     close: async () => undefined,

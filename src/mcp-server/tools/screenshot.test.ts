@@ -7,7 +7,7 @@ import { ResponseBuilder } from '../response';
 import { SnapshotService, MemoryRefCounters } from '../snapshot-service';
 import { PageGuard } from '../page-guard';
 import type { PageToolContext } from '../tool';
-import { inBackgroundText, screenshot } from './screenshot';
+import { inBackgroundText, screenshot, windowMinimizedText } from './screenshot';
 
 const WINDOW = 7;
 const SHOP = 'https://shop.example/cart';
@@ -176,6 +176,16 @@ describe('screenshot of a tab of the caller’s own', () => {
     expect(result.isError).toBeFalsy();
     expect(browser.effects).toContain('capture');
     expect(windows).toEqual([9]);
+  });
+
+  it('refuses the front tab of a minimized window, saying why and what the user can do', async () => {
+    const { browser, ctx } = ownTab({ windowId: 9, active: true });
+    browser.windowShown = async (windowId) => windowId !== 9;
+    const result = await take(ctx, false);
+    expect(result.isError).toBe(true);
+    expect(result.content).toEqual([{ type: 'text', text: windowMinimizedText(3) }]);
+    expect(windowMinimizedText(3)).toContain('restore the window');
+    expect(browser.effects).not.toContain('capture');
   });
 });
 

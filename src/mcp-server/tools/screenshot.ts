@@ -31,8 +31,18 @@ export const CANNOT_WATCH =
 export function inBackgroundText(tabId: number): string {
   return (
     `Tab ${tabId} is one of your tabs but is in the background, and Chrome can only take a picture of the tab ` +
-    'a window shows, so nothing was captured. Use snapshot to read the page, or ask the user to bring the tab ' +
-    'to the front and call screenshot again.'
+    'a window shows, so nothing was captured. Use snapshot to read the page; or open the page in your own ' +
+    'window (new_tab with ownWindow: true), whose tab is shown without taking the user’s focus, and take the ' +
+    'screenshot there; or ask the user to bring the tab to the front and call screenshot again.'
+  );
+}
+
+/** A minimized window shows nothing, so even its front tab cannot be pictured. */
+export function windowMinimizedText(tabId: number): string {
+  return (
+    `Tab ${tabId} is the tab its window shows, but that window is minimized, and Chrome can only take a picture ` +
+    'of what a window shows, so nothing was captured. Use snapshot to read the page, or ask the user to restore ' +
+    'the window (without switching to it) and call screenshot again.'
   );
 }
 
@@ -146,8 +156,9 @@ export const screenshot = defineTool({
   title: 'Screenshot',
   description:
     'Take a JPEG picture of the current tab (the visible part, or the whole page with fullPage). Only when the ' +
-    'user has turned screenshots on, and only while the tab is the one its window shows (a tab in the ' +
-    'background cannot be pictured). Prefer snapshot for reading and acting; use this to check layout or images.',
+    'user has turned screenshots on, and only while the tab is the one its window shows: a tab in the ' +
+    'background cannot be pictured, the tab of your own window (new_tab with ownWindow) can. Prefer snapshot ' +
+    'for reading and acting; use this to check layout or images.',
   effect: 'read',
   scope: 'page',
   capturesScreen: true,
@@ -165,10 +176,15 @@ export const screenshot = defineTool({
       return;
     }
     if (!ctx.callerTabs.follows) {
-      // Bringing the tab forward would change what the person sees; the caller is told instead.
+      // Bringing the tab forward would change what the person sees; the caller is told instead. The
+      // front tab of a window that is open but not focused (the agent's own) is shown, so it can be captured.
       const shown = await browser.activeTab(ctx.tab.windowId);
       if (shown?.id !== ctx.tab.id) {
         response.error(inBackgroundText(ctx.tab.id));
+        return;
+      }
+      if (browser.windowShown && !(await browser.windowShown(ctx.tab.windowId))) {
+        response.error(windowMinimizedText(ctx.tab.id));
         return;
       }
     }

@@ -5,6 +5,7 @@
  * a spinner going away); when time runs out the refusal names the check that failed, and nothing
  * has been done to the page.
  */
+import { FRAMES_REMEDY } from './hidden-frames';
 import { isAgentOutline } from '../outline';
 import { composedContains, composedParent, firstBox } from './composed-tree';
 import { describeElement } from './describe';
@@ -210,6 +211,15 @@ async function stableBox(element: Element, box: DOMRect, signal: AbortSignal): P
     throw new NotActionable('visible', 'it disappeared', 'Call snapshot again to see the page as it is now.');
   }
   if (!sameBox(box, settled) || movingAnimation(element)) {
+    // A hidden tab draws no frames, so its animations never finish: waiting would not help.
+    if (element.ownerDocument.visibilityState === 'hidden') {
+      throw new NotActionable(
+        'stable',
+        'it is still moving (animating), and this tab is not in front, so Chrome draws no frames for it and the ' +
+          'animation will not finish',
+        FRAMES_REMEDY,
+      );
+    }
     throw new NotActionable(
       'stable',
       'it is still moving (animating)',

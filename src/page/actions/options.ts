@@ -3,6 +3,7 @@
  * checkboxes from a yes/no value. Lookups happen before anything changes, so a wrong value is
  * refused with the list of valid ones and the field is left as it was.
  */
+import { focusElement } from './focus';
 import { PageError } from '../env';
 import { clip, neutraliseText } from '../../shared/text/line';
 import { describeElement } from './describe';
@@ -70,7 +71,7 @@ export function chooseOptions(
 
 /** Selects exactly `chosen` and tells the page, as picking from the list would. */
 export function applyOptions(select: HTMLSelectElement, chosen: readonly HTMLOptionElement[]): string {
-  if (select.ownerDocument.activeElement !== select) select.focus({ preventScroll: true });
+  focusElement(select);
   const changed = [...select.options].some((o) => o.selected !== chosen.includes(o));
   for (const option of select.options) option.selected = chosen.includes(option);
   if (changed) {

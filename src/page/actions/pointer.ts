@@ -4,6 +4,7 @@
  * twins, enter/leave along the ancestor chain, focus on mousedown, click after mouseup). The
  * pointer's position is remembered per document so the next move leaves the previous element.
  */
+import { focusElement } from './focus';
 import { composedParent } from './actionability';
 import { emulateHover } from './hover-style';
 
@@ -99,7 +100,7 @@ const FOCUSABLE =
 function focusOnPress(hit: Element): void {
   for (const element of chainOf(hit)) {
     if (element instanceof HTMLElement && element.matches(FOCUSABLE) && !element.matches(':disabled')) {
-      if (element.ownerDocument.activeElement !== element) element.focus({ preventScroll: true });
+      focusElement(element);
       return;
     }
   }

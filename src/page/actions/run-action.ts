@@ -7,6 +7,7 @@ import type { DialogAnswer } from '../dialogs/channel';
 import { PageError, type PageEnv } from '../env';
 import { ensureActionable, NotActionable, type ActionabilityOptions, type ActionPoint } from './actionability';
 import { describeElement } from './describe';
+import { framesHeldBack, markFrames } from './hidden-frames';
 import { DEFAULT_SETTLE, SettleWatch, type SettleOptions, type SettleReason } from './settle';
 import { ActionCancelled } from './timing';
 
@@ -26,6 +27,8 @@ export interface ActionOutcome {
   settled: { reason: SettleReason; ms: number; workMs: number; settleMs: number };
   /** The document began to navigate away: the panel waits for the new one to load. */
   navigating: boolean;
+  /** The tab is hidden and the action's effect waits on frames it does not draw: what to tell the agent. */
+  framesHeldBack?: string;
   url: string;
   documentId: string;
 }
@@ -71,13 +74,17 @@ export async function runAction(
   // Armed before the first event: whatever the action makes the page open is answered or dismissed.
   if (spec.dialogs) env.dialogRelay()?.arm(spec.dialogs.token, spec.dialogs.answer ?? null, { acting: true });
   const watch = new SettleWatch(env.document);
+  const record = env.pageRecord();
+  const frames = markFrames(record, env.document);
   try {
     const line = await work(controller.signal);
     const settled = await watch.settle({ ...DEFAULT_SETTLE, ...spec.settle }, controller.signal);
+    const heldBack = settled.reason === 'navigation' ? undefined : framesHeldBack(record, env.document, frames);
     return {
       description: typeof line === 'function' ? line() : line,
       settled: { reason: settled.reason, ms: settled.ms, workMs: settled.workMs, settleMs: settled.settleMs },
       navigating: settled.reason === 'navigation',
+      ...(heldBack ? { framesHeldBack: heldBack } : {}),
       url: env.document.URL,
       documentId: env.documentId,
     };

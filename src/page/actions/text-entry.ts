@@ -4,6 +4,8 @@
  * colour and range inputs whole, as their pickers would set them; rich-text (contenteditable)
  * through the browser's editor. A `change` follows the edit, as when the field loses focus.
  */
+import { focusElement } from './focus';
+import { pauseForPerson, PERSON_PAUSE_LIMIT_MS, type PersonClock } from './person-pause';
 import { PageError } from '../env';
 import { clip, neutraliseText } from '../../shared/text/line';
 import { describeElement } from './describe';
@@ -87,15 +89,29 @@ function setWholeValueCheck(field: HTMLInputElement, text: string): void {
   );
 }
 
+function gaveUpText(typed: number, total: number): string {
+  return (
+    `The person started using this tab while the text was being typed and did not leave it alone for ` +
+    `${PERSON_PAUSE_LIMIT_MS / 1000} s, so typing stopped after ${typed} of ${total} characters; the rest was not ` +
+    'typed. Try again in a while, or ask them in the chat to leave the tab to you.'
+  );
+}
+
 export async function typeText(
   field: Element,
   text: string,
-  options: { clear: boolean; submit: boolean; signal: AbortSignal },
+  options: {
+    clear: boolean;
+    submit: boolean;
+    signal: AbortSignal;
+    /** The person's input in the document: typing pauses while they use the tab (person-pause.ts). */
+    person?: PersonClock;
+  },
 ): Promise<Typed> {
   checkTypable(field, text);
   const kind = fieldKind(field);
   const html = field as HTMLElement;
-  if (html.ownerDocument.activeElement !== html) html.focus({ preventScroll: true });
+  focusElement(html);
   const typed: Typed = {};
   if (kind === 'value') {
     setWholeValue(field as HTMLInputElement, text);
@@ -104,7 +120,16 @@ export async function typeText(
     if (options.clear) clearField(field);
     else caretToEnd(field);
     const start = isTextControl(field) ? field.value : (field.textContent ?? '');
-    for (const character of text) {
+    const characters = [...text];
+    for (const [index, character] of characters.entries()) {
+      if (
+        options.person &&
+        (await pauseForPerson(options.person, options.signal, () => gaveUpText(index, characters.length)))
+      ) {
+        // The person may have moved the focus or the caret while the agent waited.
+        focusElement(html);
+        caretToEnd(field);
+      }
       typeCharacter(field, character === '\r' ? '\n' : character);
       // Key presses are separate tasks: frameworks re-render between them.
       await yieldToPage(options.signal);

@@ -1,3 +1,4 @@
+import { focusElement } from '../actions/focus';
 import type { z } from 'zod';
 import { PageError, type PageEnv } from '../env';
 import { describeElement } from '../actions/describe';
@@ -25,7 +26,7 @@ export function runPressKey(command: z.output<typeof PressKeyCommand>, env: Page
     if (command.target) {
       target = env.resolveTarget(command.target);
       await actionable(shownEditor(target), 'press a key on', {}, signal);
-      if (target instanceof HTMLElement && env.document.activeElement !== target) target.focus({ preventScroll: true });
+      if (target instanceof HTMLElement) focusElement(target);
     } else {
       target = env.document.activeElement ?? env.document.body ?? env.document.documentElement;
     }

@@ -16,7 +16,12 @@ export function runType(command: z.output<typeof TypeCommand>, env: PageEnv) {
     await actionable(shownEditor(field), 'type into', { enabled: true, editable: true }, signal);
     const secret = isSecretField(field);
     const described = describeElement(field);
-    const typed = await typeText(field, command.text, { clear: command.clear, submit: command.submit, signal });
+    const typed = await typeText(field, command.text, {
+      clear: command.clear,
+      submit: command.submit,
+      signal,
+      person: env.person,
+    });
     const what = secret ? `${[...command.text].length} characters (hidden)` : quoteText(command.text);
     // Written after the page settled, so a value the page rewrote (masks, upper-casing) shows as it is.
     return () => {

@@ -5,9 +5,10 @@
  * closure; the page agent asks about one element at a time through the channel described in
  * ../listener-channel.ts. Listeners added before this script ran (a document loaded before the
  * site was allowed) are never seen. The same channel answers about timers a hover set off
- * (timer-watch.ts).
+ * (timer-watch.ts) and animation frames an action's effect waits on (frame-watch.ts).
  */
 import { ACTION_EVENT_TYPES, HELLO_EVENT, READY_EVENT } from '../listener-channel';
+import { watchFrames } from './frame-watch';
 import { watchTimers } from './timer-watch';
 
 type RecordWindow = Window & typeof globalThis;
@@ -103,6 +104,7 @@ export function installListenerRecord(win: RecordWindow): void {
   }
 
   const timers = watchTimers(win);
+  const frames = watchFrames(win);
   const ACTING = 'actions:on:';
   const ACTION_TIMER = 'actions:timer:';
   let question: string | undefined;
@@ -113,6 +115,8 @@ export function installListenerRecord(win: RecordWindow): void {
     let yes: boolean;
     if (detail === 'timers:watch' || detail === 'timers:unwatch') yes = timers.watch(detail === 'timers:watch');
     else if (detail === 'timers:pending') yes = timers.pending();
+    else if (detail === 'frames:mark') yes = (frames.mark(), true);
+    else if (detail === 'frames:pending') yes = frames.pending();
     else if (typeof detail === 'string' && detail.startsWith(ACTING)) {
       timers.acting(Number(detail.slice(ACTING.length)) || 0);
       yes = true;
