@@ -83,7 +83,16 @@ describe('a reply whose connection is cut', () => {
       .poll(() => reply.locator('.reply-state').textContent(), { timeout: 5_000 })
       .toBe(text('replyInterrupted'));
     const markedMs = Date.now() - killedAt;
-    const linesAtKill = await linesOf(reply, 'first-run');
+    // Text that arrived before the socket died may still be drawing (a slice per frame): count once it is drawn.
+    let linesAtKill = -1;
+    await expect
+      .poll(async () => {
+        const before = linesAtKill;
+        linesAtKill = await linesOf(reply, 'first-run');
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return linesAtKill === before && linesAtKill === (await linesOf(reply, 'first-run'));
+      })
+      .toBe(true);
 
     // Restarted without its state: the session is gone, and the agent would start the task over.
     broker = await startBrokerProcess(port, TOKEN, join(directory, 'second.json'));

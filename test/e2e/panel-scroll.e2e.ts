@@ -31,11 +31,18 @@ describe('the chat keeps its place, and Settings says where things are', () => {
     await panel.getByRole('button', { name: /Demo: connected/ }).waitFor({ timeout: 30_000 });
     // The empty chat suggests what the demo agent answers, and "/" lists its commands.
     await panel.getByText(/^Say hello to Demo, the demo agent\./).waitFor();
-    await panel.getByRole('textbox', { name: 'Message' }).fill('/');
-    await panel
-      .getByRole('listbox', { name: 'Commands' })
-      .getByRole('option', { name: /^\/help/ })
-      .waitFor();
+    // The agent offers its commands in an update after its session starts: "/" lists them once it has.
+    const help = panel.getByRole('listbox', { name: 'Commands' }).getByRole('option', { name: /^\/help/ });
+    await expect
+      .poll(
+        async () => {
+          await panel.getByRole('textbox', { name: 'Message' }).fill('');
+          await panel.getByRole('textbox', { name: 'Message' }).fill('/');
+          return help.count();
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(1);
     await panel.getByRole('textbox', { name: 'Message' }).fill('');
     for (let n = 1; n <= 4; n++) {
       await sendMessage(panel, 'help');
