@@ -16,6 +16,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import WebSocket from 'ws';
 import { startBroker, type RunningBroker } from '../../broker/server';
 import { textOf, type CallToolResult, type PanelServer } from '../../broker/panel-tools';
@@ -350,4 +351,42 @@ export async function backgroundControls(page: Page): Promise<{ visibility: stri
     };
     setTimeout(step, 10);
   })`);
+}
+
+/** The person's window and tab, watched from now on: `expectUndisturbed` checks nothing took them. */
+export interface PersonWatch {
+  windowId: number;
+  tabId: number;
+  expectUndisturbed(after?: string): Promise<void>;
+}
+
+/**
+ * Clicks into the person's page (the side panel took the focus when it opened) and records every
+ * activation in the person's window and every window focus change from then on.
+ */
+export async function watchPerson(rig: BackgroundRig): Promise<PersonWatch> {
+  await rig.person.getByRole('textbox', { name: 'Text' }).click();
+  const [windowId, tabId] = await rig.panel.evaluate<[number, number]>(`(async () => {
+    const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+    window.__seen = [];
+    chrome.tabs.onActivated.addListener((info) => {
+      if (info.windowId === tab.windowId) window.__seen.push('activated ' + info.tabId);
+    });
+    chrome.windows.onFocusChanged.addListener((id) => window.__seen.push('focused ' + id));
+    return [tab.windowId, tab.id];
+  })()`);
+  return {
+    windowId,
+    tabId,
+    async expectUndisturbed(after) {
+      const view = await rig.person.evaluate('({ visibility: document.visibilityState, focus: document.hasFocus() })');
+      expect(view, after).toEqual({ visibility: 'visible', focus: true });
+      const now = await rig.panel.evaluate<unknown>(`(async () => ({
+        seen: window.__seen,
+        focused: (await chrome.windows.getLastFocused()).id,
+        active: (await chrome.tabs.query({ active: true, windowId: ${windowId} }))[0].id,
+      }))()`);
+      expect(now, after).toEqual({ seen: [], focused: windowId, active: tabId });
+    },
+  };
 }

@@ -7,7 +7,7 @@
  * keeps its focus and its tab.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBackgroundRig, type BackgroundRig } from './background-rig';
+import { startBackgroundRig, watchPerson, type BackgroundRig, type PersonWatch } from './background-rig';
 import { backgroundAdapter, type Controls } from './background-tasks';
 import { taskPageRoutes } from './tasks-pages';
 import { runTask, type TaskRun } from './tasks-plan';
@@ -74,46 +74,18 @@ function hiddenTasks() {
   });
 }
 
-interface PersonView {
-  visibility: string;
-  focus: boolean;
-}
-
 describe('the task suite in background tabs', () => {
   let rig: BackgroundRig;
-  let personWindow: number;
-  let personTab: number;
+  let person: PersonWatch;
 
   beforeAll(async () => {
     rig = await startBackgroundRig({ routes: await taskPageRoutes(), headed: true });
-    // The side panel took the focus when it opened; the person clicks back into their page.
-    await rig.person.getByRole('textbox', { name: 'Text' }).click();
-    // The person's window and tab, and what happens to them from now on.
-    [personWindow, personTab] = await rig.panel.evaluate<[number, number]>(`(async () => {
-      const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
-      window.__seen = [];
-      chrome.tabs.onActivated.addListener((info) => {
-        if (info.windowId === tab.windowId) window.__seen.push('activated ' + info.tabId);
-      });
-      chrome.windows.onFocusChanged.addListener((id) => window.__seen.push('focused ' + id));
-      return [tab.windowId, tab.id];
-    })()`);
+    person = await watchPerson(rig);
   });
   afterAll(async () => rig?.close());
 
   /** The person's tab is in front and has the focus; nothing in their window moved. */
-  async function expectPersonUndisturbed(after: string): Promise<void> {
-    const view = await rig.person.evaluate<PersonView>(
-      '({ visibility: document.visibilityState, focus: document.hasFocus() })',
-    );
-    expect(view, after).toEqual({ visibility: 'visible', focus: true });
-    const now = await rig.panel.evaluate<{ seen: string[]; focused: number; active: number }>(`(async () => ({
-      seen: window.__seen,
-      focused: (await chrome.windows.getLastFocused()).id,
-      active: (await chrome.tabs.query({ active: true, windowId: ${personWindow} }))[0].id,
-    }))()`);
-    expect(now, after).toEqual({ seen: [], focused: personWindow, active: personTab });
-  }
+  const expectPersonUndisturbed = (after: string) => person.expectUndisturbed(after);
 
   const report = (label: string, runs: TaskRun[]) =>
     console.log(

@@ -8,7 +8,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBackgroundRig, textOf, type BackgroundRig } from './background-rig';
+import { startBackgroundRig, textOf, watchPerson, type BackgroundRig, type PersonWatch } from './background-rig';
 import { waitFor } from './harness';
 import { distWithAllUrls } from './screenshot-setup';
 
@@ -17,33 +17,15 @@ const REMEDY = 'open the page in your own window (new_tab with ownWindow: true)'
 
 describe('the agent’s own window', () => {
   let rig: BackgroundRig;
-  let personWindow: number;
-  let personTab: number;
+  let person: PersonWatch;
 
   beforeAll(async () => {
     rig = await startBackgroundRig({ headed: true, dist: distWithAllUrls(), screenshots: true });
-    await rig.person.getByRole('textbox', { name: 'Text' }).click();
-    [personWindow, personTab] = await rig.panel.evaluate<[number, number]>(`(async () => {
-      const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
-      window.__seen = [];
-      chrome.tabs.onActivated.addListener((info) => {
-        if (info.windowId === tab.windowId) window.__seen.push('activated ' + info.tabId);
-      });
-      chrome.windows.onFocusChanged.addListener((id) => window.__seen.push('focused ' + id));
-      return [tab.windowId, tab.id];
-    })()`);
+    person = await watchPerson(rig);
   });
   afterAll(async () => rig?.close());
 
-  async function expectPersonUndisturbed(): Promise<void> {
-    expect(await rig.person.evaluate('[document.visibilityState, document.hasFocus()]')).toEqual(['visible', true]);
-    const now = await rig.panel.evaluate<unknown>(`(async () => ({
-      seen: window.__seen,
-      focused: (await chrome.windows.getLastFocused()).id,
-      active: (await chrome.tabs.query({ active: true, windowId: ${personWindow} }))[0].id,
-    }))()`);
-    expect(now).toEqual({ seen: [], focused: personWindow, active: personTab });
-  }
+  const expectPersonUndisturbed = () => person.expectUndisturbed();
 
   const pageAt = async (url: string): Promise<Page> => {
     let page: Page | undefined;
@@ -60,7 +42,7 @@ describe('the agent’s own window', () => {
     expect(opened.isError, textOf(opened)).toBeFalsy();
     expect(textOf(opened)).toContain('in your own window');
     const windowId = (opened.structuredContent as { windowId: number }).windowId;
-    expect(windowId).not.toBe(personWindow);
+    expect(windowId).not.toBe(person.windowId);
     const page = await pageAt(url);
     expect(await page.evaluate('[document.visibilityState, document.hasFocus()]')).toEqual(['visible', false]);
     await expectPersonUndisturbed();
