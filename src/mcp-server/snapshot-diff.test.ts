@@ -133,6 +133,16 @@ describe('diffs that say only what changed', () => {
     expect(formatDiff(diff)).toBe('# 4 lines redrawn as they were, new refs: e10–e12 → e20–e22, e5 → e7');
   });
 
+  it('tells a redrawn line that also changed as changed, with its new ref', () => {
+    const before = ['- navigation "Pages"', '  - link "Previous" [ref=e1] [disabled]', '  - link "Next" [ref=e2]'];
+    const after = ['- navigation "Pages"', '  - link "Previous" [ref=e3]', '  - link "Next" [ref=e4]'];
+    expect(formatDiff(diffSnapshots(snap(before), snap(after))!).split('\n')).toEqual([
+      '# in navigation "Pages"',
+      '~ - link "Previous" [ref=e3] (was: [disabled])',
+      '# 1 line redrawn as it was, new refs: e2 → e4',
+    ]);
+  });
+
   it('counts removed lines with refs past a handful, and still prints the text that went', () => {
     const before = [
       '- main',
@@ -140,7 +150,9 @@ describe('diffs that say only what changed', () => {
       '  - "Gone"',
     ];
     const text = formatDiff(diffSnapshots(snap(before), snap(['- main', '  - "Here"']))!);
-    expect(text).toBe(['# in main', '~ - "Here" (was: "Gone")', '# removed 8 more lines, refs e1–e8'].join('\n'));
+    const gone = formatDiff(diffSnapshots(snap([...before, '  - "Also gone"']), snap(['- main', '  - "Here"']))!);
+    expect(gone.split('\n')).toEqual(expect.arrayContaining(['- - "Also gone"', '# 8 more lines removed, refs e1–e8']));
+    expect(text).toBe(['# in main', '~ - "Here" (was: "Gone")', '# 8 lines removed, refs e1–e8'].join('\n'));
     const few = formatDiff(diffSnapshots(snap(before.slice(0, 3)), snap(['- main']))!);
     expect(few).toBe(['# in main', '- - button "B0" [ref=e1]', '- - button "B1" [ref=e2]'].join('\n'));
   });

@@ -98,7 +98,9 @@ function pairChanges(
     }
   }
   for (const hunk of hunksOf(ops)) {
-    // A part of the page redrawn as it was: in one place, every line with a ref prints as before but the ref.
+    // A part of the page its script redrew: as many lines with refs in one place as before, each with a
+    // new ref, taken in order; a line that prints as before but its ref is redrawn, one of the same
+    // kind that prints otherwise changed.
     const gone = new Map<string, number[]>();
     const drawn = new Map<string, number[]>();
     for (const op of hunk) {
@@ -112,9 +114,12 @@ function pairChanges(
     }
     for (const [place, as] of gone) {
       const bs = drawn.get(place) ?? [];
-      if (as.length !== bs.length || as.some((a, i) => withoutRef(before[a]!) !== withoutRef(after[bs[i]!]!))) continue;
+      if (as.length !== bs.length) continue;
       as.forEach((a, i) => {
-        rerefs.set(bs[i]!, a);
+        const b = bs[i]!;
+        if (withoutRef(before[a]!) === withoutRef(after[b]!)) rerefs.set(b, a);
+        else if (shapeOf(before[a]!) === shapeOf(after[b]!)) pairs.set(b, a);
+        else return;
         pairedDeletes.add(a);
       });
     }
@@ -349,10 +354,13 @@ export function formatDiff(diff: SnapshotDiff, maxChars = 0): string {
   });
   if (diff.removedQuiet) {
     const refs = diff.removedRefs.length ? `, refs ${refRuns(diff.removedRefs).join(', ')}` : '';
-    body.push(`# removed ${diff.removedQuiet} more lines${refs}`);
+    const more = diff.removed > diff.removedQuiet ? ' more' : '';
+    body.push(`# ${diff.removedQuiet}${more} lines removed${refs}`);
   }
   if (diff.newRefs.length)
-    body.push(`# ${diff.newRefs.length} lines redrawn as they were, new refs: ${refMapping(diff.newRefs)}`);
+    body.push(
+      `# ${diff.newRefs.length} ${diff.newRefs.length === 1 ? 'line redrawn as it was' : 'lines redrawn as they were'}, new refs: ${refMapping(diff.newRefs)}`,
+    );
   let used = head.join('\n').length;
   const kept: string[] = [...head];
   for (const line of body) {
