@@ -4,8 +4,9 @@
  * name what it has not seen. The text is read as it arrives, whichever shape it has: a whole
  * snapshot, a find answer (matched lines, maybe with context or a place after them), or a diff
  * after an action (`+` added, `~` changed with `(was: …)` or `(moved)` after it, `-` removed,
- * context lines indented). Both contenders' line shapes are understood: `- role "name" [ref=…]`
- * and Playwright MCP's `- role [ref=…] [cursor=pointer]: name`.
+ * context lines indented). Both contenders' line shapes are understood: `- role "name" [ref=…]`,
+ * and Playwright MCP's element named by its own text, `- role [ref=…] [cursor=pointer]: name`, or
+ * with that text as its first child when it holds more (`- role [ref=…]:` then `  - text: name`).
  */
 import type { Target } from './tasks-plan';
 
@@ -31,6 +32,9 @@ function patterns(target: Target) {
     quoted: new RegExp(`^\\s*- (${roles}) "(${name})"(?=[\\s:\\[]|$)(.*)$`),
     // Playwright MCP's element named by its own text, after the colon (quoted when YAML needs it).
     afterColon: new RegExp(`^\\s*- (${roles}) \\[ref=([^\\]\\s]+)\\](?: \\[[^\\]]*\\])*: ("?)(${name})\\3\\s*$`),
+    // …or holding more than its text, which then comes first among its children.
+    parent: new RegExp(`^(\\s*)- (${roles}) \\[ref=([^\\]\\s]+)\\](?: \\[[^\\]]*\\])*:\\s*$`),
+    firstText: new RegExp(`^(\\s*)- text: ("?)(${name})\\2\\s*$`),
   };
 }
 
@@ -50,10 +54,18 @@ function unmark(raw: string): { line: string; removed: boolean } {
 
 /** Every line of `text` that shows `target`, in order. */
 export function sightingsIn(text: string, target: Target): Sighting[] {
-  const { quoted, afterColon } = patterns(target);
+  const { quoted, afterColon, parent, firstText } = patterns(target);
   const found: Sighting[] = [];
+  let holder: RegExpExecArray | null = null;
   for (const raw of text.split('\n')) {
     const { line, removed } = unmark(raw);
+    const above = holder;
+    holder = parent.exec(line);
+    const own = above && firstText.exec(line);
+    if (above && own && own[1] === `${above[1]}  `) {
+      found.push({ role: above[2]!, name: own[3]!, ref: above[3]!, removed });
+      continue;
+    }
     const named = quoted.exec(line);
     if (named) {
       const ref = /\[ref=([^\]\s]+)\]/.exec(named[3]!)?.[1];

@@ -34,6 +34,19 @@ describe('finding a target in what was read', () => {
     expect(ref(PLAYWRIGHT, { role: 'generic', name: '14:00' })).toBe('e41');
   });
 
+  it('takes the ref of an element whose own text comes first among its children', () => {
+    const menu = `- generic [ref=f2e2]:
+  - generic [ref=f2e3] [cursor=pointer]:
+    - text: File
+    - generic [ref=f2e4]: 
+  - generic [ref=f2e9]:
+    - textbox "Name" [ref=f2e10]
+    - text: View`;
+    expect(ref(menu, { role: 'generic', name: 'File' })).toBe('f2e3');
+    // Text after another child is not what names its parent.
+    expect(sightingsIn(menu, { role: 'generic', name: 'View' })).toEqual([]);
+  });
+
   it('matches the whole name, or a prefix when the target asks for one', () => {
     expect(sightingsIn(PLAYWRIGHT, { role: 'generic', name: 'File men' })).toEqual([]);
     expect(ref(PLAYWRIGHT, { role: 'generic', name: 'File men', prefix: true })).toBe('e42');
