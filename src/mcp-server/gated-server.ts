@@ -386,6 +386,7 @@ export class GatedServer<T extends ToolSpec> implements ToolServer {
           session.guard.waitFor(shown);
           await personFirst;
           await this.kind.run(session, tool, args);
+          session.reportDialogs();
         });
       });
     try {
