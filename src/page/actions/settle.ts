@@ -1,16 +1,16 @@
 /**
  * After an action the page needs a moment to show its effect. The wait adapts to what the page
- * does: once the DOM has changed, it ends when two beats of Tabwright's clock (`../clock.ts`: the
- * next frame the page draws, or 16 ms when none comes first) have passed without another change
- * since the action ended and every request the action set off has finished; when nothing changed
- * at all, it waits a little longer (`idleMs`) in case the change is on its way by a timer. It ends at once when the document starts navigating
+ * does: once the DOM has changed, it ends when two beats of Tabwright's clock (`../clock.ts`, about
+ * a frame each) have passed without another change since the action ended and every request the
+ * action set off has finished; when nothing changed at all, it waits a little longer (`idleMs`) in
+ * case the change is on its way by a timer. It ends at once when the document starts navigating
  * away, and never later than the cap. Same-document navigations that a router intercepts, and
- * regions the page marks `aria-busy`, are waited for until they finish. It never waits on a frame or
- * a page timer alone, so a tab that is not in front (no frames, late timers) settles by the clock.
+ * regions the page marks `aria-busy`, are waited for until they finish. No animation frame or page
+ * timer paces it, so it takes as long in a tab that is not in front as in the tab in front.
  * Requests are seen through the page's own request signals (see `main-world/request-signals.ts`).
  */
 import { isAgentOutline } from '../outline';
-import { pageClock } from '../clock';
+import { BEAT_MS, pageClock } from '../clock';
 import { RequestWatch } from './request-watch';
 import { ActionCancelled } from './timing';
 
@@ -180,7 +180,9 @@ export class SettleWatch {
         schedule();
       };
       const schedule = () => {
-        cancelBeat = pageClock.beat(step);
+        // Whole beats, not the page's next frame (`pageClock.beat`): two frames can pass between the
+        // changes of a page that keeps changing by timer, and it would look quiet.
+        cancelBeat = pageClock.schedule(BEAT_MS, step);
       };
       if (signal.aborted) return reject(new ActionCancelled());
       signal.addEventListener('abort', onAbort, { once: true });
