@@ -53,18 +53,21 @@ export class PageClock {
    */
   beat(callback: () => void): () => void {
     const view = globalThis as Partial<Pick<Window, 'requestAnimationFrame' | 'cancelAnimationFrame'>>;
-    let frame: number | undefined;
+    // Neither can fire before both are set: a tick, a timer and a frame each come in a task of their own.
     const cancelTime = this.schedule(BEAT_MS, () => {
-      if (frame !== undefined) view.cancelAnimationFrame?.(frame);
+      cancelFrame();
       callback();
     });
-    frame = view.requestAnimationFrame?.(() => {
+    const frame = view.requestAnimationFrame?.(() => {
       cancelTime();
       callback();
     });
+    const cancelFrame = () => {
+      if (frame !== undefined) view.cancelAnimationFrame?.(frame);
+    };
     return () => {
       cancelTime();
-      if (frame !== undefined) view.cancelAnimationFrame?.(frame);
+      cancelFrame();
     };
   }
 }
