@@ -6,7 +6,13 @@ import { FORWARD_KEY, forwardWaiting, readForwarding, type ForwardState } from '
 import type { ForwardLine } from './plan';
 import { forwardStatus } from './status';
 
-const target = { on: true, url: 'https://logs.example.com/in', origin: 'https://logs.example.com', token: 'tok', batchSize: 2 } as const;
+const target = {
+  on: true,
+  url: 'https://logs.example.com/in',
+  origin: 'https://logs.example.com',
+  token: 'tok',
+  batchSize: 2,
+} as const;
 
 const entry = (n: number): AuditEntry => ({
   time: n,

@@ -16,7 +16,10 @@ const entry = (n: number): AuditEntry => ({
 });
 
 async function log(count: number, dropped = 0) {
-  const all = await chainEntries(GENESIS, Array.from({ length: count }, (_, i) => entry(i + 1)));
+  const all = await chainEntries(
+    GENESIS,
+    Array.from({ length: count }, (_, i) => entry(i + 1)),
+  );
   const checkpoint: AuditCheckpoint = dropped ? { dropped, hash: all[dropped - 1]!.hash! } : START;
   return { all, entries: all.slice(dropped), checkpoint };
 }
@@ -86,6 +89,11 @@ describe('nextBatch', () => {
     const { entries, checkpoint } = await log(2);
     const body = toJsonLines(nextBatch(entries, checkpoint, NO_CURSOR, 10)!.lines);
     expect(body.endsWith('\n')).toBe(true);
-    expect(body.trim().split('\n').map((line) => JSON.parse(line).entry.id)).toEqual(['e1', 'e2']);
+    expect(
+      body
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).entry.id),
+    ).toEqual(['e1', 'e2']);
   });
 });

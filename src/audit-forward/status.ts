@@ -9,7 +9,8 @@ export type ForwardStatus =
   | { kind: 'on'; origin: string; waiting: number; lastSentAt?: number; lastError?: string };
 
 export function forwardStatus(target: ForwardTarget, stored: StoredForwarding): ForwardStatus {
-  if (!target.on) return 'refused' in target ? { kind: 'refused', url: target.url, reason: target.refused } : { kind: 'off' };
+  if (!target.on)
+    return 'refused' in target ? { kind: 'refused', url: target.url, reason: target.refused } : { kind: 'off' };
   const state = stateFor(target.url, stored.state);
   return {
     kind: 'on',

@@ -8,7 +8,12 @@ describe('forwardTarget', () => {
   });
 
   it('takes https anywhere and http on loopback only', () => {
-    for (const url of ['https://logs.example.com/tabwright', 'http://127.0.0.1:8088/in', 'http://localhost/x', 'http://[::1]:9/']) {
+    for (const url of [
+      'https://logs.example.com/tabwright',
+      'http://127.0.0.1:8088/in',
+      'http://localhost/x',
+      'http://[::1]:9/',
+    ]) {
       expect(collectorProblem(url)).toBeUndefined();
     }
     expect(collectorProblem('http://logs.example.com/in')).toMatch(/plain http off this machine; use https/);

@@ -31,6 +31,7 @@ import { AgentHub } from './agent-hub';
 import { AgentOffers, BROWSER_SERVER_KEY, offerChoicesChanged, type ServedAgent } from './agent-offers';
 import { ChatModel } from './chat-model';
 import { chromeArea } from './chrome-area';
+import { chromeForwardStatus } from '../platform/chrome-forward-status';
 import { startGates, type GatesService } from './gates-service';
 import { startConnectors, type PanelConnectors } from './panel-connectors';
 import { startPageTools, type PanelPageTools } from './panel-page-tools';
@@ -94,7 +95,7 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
   const policy = await loadManagedPolicy();
   const effective = () => policy.effective(store.get());
   const brokerRefusal = (url: string) => (brokerAllowed(policy.policy, url) ? undefined : t('brokerForbidden', url));
-  const guards = await startGates({ local, store, promptsRoot, policy });
+  const guards = await startGates({ local, store, promptsRoot, policy, forwarding: chromeForwardStatus });
   const { killSwitch, gates, grants } = guards;
   const presence = await startPresence({
     windowId,
