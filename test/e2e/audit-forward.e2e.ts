@@ -58,9 +58,12 @@ describe('audit forwarding', () => {
     rig?.close();
   });
 
-  /** Calls that each write one audit entry. */
+  /** Calls that each write one audit entry, ten at a time. */
   const calls = async (count: number) => {
-    for (let i = 0; i < count; i++) await client.callTool({ name: 'tabwright.tabs', arguments: {} });
+    for (let done = 0; done < count; done += 10) {
+      const now = Math.min(10, count - done);
+      await Promise.all(Array.from({ length: now }, () => client.callTool({ name: 'tabwright.tabs', arguments: {} })));
+    }
   };
   const stored = (page: Page) =>
     page.evaluate(async () => {
