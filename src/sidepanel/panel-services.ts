@@ -22,7 +22,7 @@ import { TabSharing } from '../presence/tab-sharing';
 import { watchDialogHolds } from '../platform/chrome-dialog-holds';
 import { SettingsStore } from '../shared/settings-store';
 import { loadManagedPolicy } from '../platform/chrome-policy';
-import { brokerAllowed, policyOffersServer, policyOffersTool } from '../shared/policy';
+import { brokerAllowed, isLocked, policyOffersServer, policyOffersTool } from '../shared/policy';
 import type { PolicyHolder } from '../shared/policy-holder';
 import { t } from './i18n';
 import { PermissionChoices } from '../acp/permission-choices';
@@ -61,6 +61,8 @@ export interface PanelServices {
   policy: PolicyHolder;
   /** Why the policy forbids the broker at this URL, if it does. */
   brokerRefusal(url: string): string | undefined;
+  /** Whether the policy turns "Follow my current tab" off for every agent. */
+  followLocked(): boolean;
 }
 
 export async function buildPanelServices(promptsRoot: HTMLElement): Promise<PanelServices> {
@@ -104,6 +106,7 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
     store,
     ownership,
     effective,
+    locked: (setting) => isLocked(policy.policy, setting),
   });
   const connectors = await startConnectors({
     windowId,
@@ -117,7 +120,16 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
     recipeImport: () => policy.policy.RecipeImport !== false,
   });
 
-  const pageTools = startPageTools({ windowId, version, gates, grants, store, tabQueue });
+  const pageTools = startPageTools({
+    windowId,
+    version,
+    gates,
+    grants,
+    store,
+    tabQueue,
+    effective,
+    locked: () => isLocked(policy.policy, 'pageToolSites'),
+  });
 
   const browserServers = new ServerCache();
   const offers = new AgentOffers({
@@ -253,6 +265,7 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
     sharing,
     policy,
     brokerRefusal,
+    followLocked: () => isLocked(policy.policy, 'followCurrentTab'),
   };
 }
 

@@ -15,7 +15,7 @@ import type { ForwardLine } from '../../src/audit-forward/plan';
 import { GENESIS, verifyChain, type AuditCheckpoint } from '../../src/mcp-server/gates/audit-chain';
 import type { AuditEntry } from '../../src/mcp-server/gates/types';
 import { startAuditCollector, type AuditCollector } from './audit-collector';
-import { addAgentThroughForm, launchWithExtension, openPanelTab, type Launched } from './harness';
+import { addAgentThroughForm, allowSite, launchWithExtension, openPanelTab, type Launched } from './harness';
 import { closeSettings, openSettings } from './panel-helpers';
 import { startPolicyRig, type PolicyRig } from './policy-rig';
 
@@ -38,10 +38,14 @@ describe('audit forwarding', () => {
     rig.write({
       AuditRetention: RETENTION,
       AuditForwarding: { url: collector.url, token: COLLECTOR_TOKEN, batchSize: 40 },
+      ReportDownloads: false,
+      PageTools: false,
+      FollowCurrentTab: false,
     });
     launched = await launchWithExtension(rig.dist);
     panel = await openPanelTab(launched);
-    await addAgentThroughForm(panel, { name: 'Broker', url: broker.url, token: TOKEN });
+    // "Follow my current tab" is locked off by the policy.
+    await addAgentThroughForm(panel, { name: 'Broker', url: broker.url, token: TOKEN, follow: false });
     await panel.getByRole('button', { name: /Broker: connected/ }).waitFor({ timeout: 30_000 });
     client = new Client({ name: 'forward-client', version: '1.0.0' });
     await client.connect(
@@ -156,5 +160,34 @@ describe('audit forwarding', () => {
     await openSettings(panel);
     await expect.poll(() => status(panel).innerText()).toMatch(/: 0 waiting, last sent (?!never)/);
     expect(await status(panel).innerText()).not.toMatch(/failed/);
+  });
+
+  it('shows downloads reporting, page tools and "Follow my current tab" locked off when the policy turns them off', async () => {
+    await openSettings(panel);
+    await allowSite(panel, `http://127.0.0.1:${broker.port}`);
+    // The page tools section lists the allowed sites as Settings opens.
+    await closeSettings(panel);
+    await openSettings(panel);
+    const locked = [
+      [panel.getByRole('switch', { name: 'Report downloads' }), '#report-downloads-hint'],
+      [
+        panel.getByRole('checkbox', { name: `Offer tools declared by http://127.0.0.1:${broker.port}` }),
+        '#page-tools-hint',
+      ],
+    ] as const;
+    for (const [control, hint] of locked) {
+      expect(await control.isDisabled()).toBe(true);
+      expect(await control.isChecked()).toBe(false);
+      expect(await panel.locator(hint).innerText()).toMatch(/^Set by your organisation\./);
+    }
+    const follow = panel.getByRole('checkbox', { name: 'Follow my current tab' });
+    expect(await follow.count()).toBeGreaterThan(0);
+    for (const box of await follow.all()) {
+      expect(await box.isDisabled()).toBe(true);
+      expect(await box.isChecked()).toBe(false);
+    }
+    expect(
+      await panel.locator('.agent-form .hint', { hasText: /^Set by your organisation\. / }).count(),
+    ).toBeGreaterThan(0);
   });
 });
