@@ -202,6 +202,7 @@ export function mountChat(options: ChatMountOptions): ChatUi {
     {
       of: (id) => options.sharing.tabsOf(id),
       takeBack: (tabId) => options.sharing.takeBack(tabId),
+      ...(options.followLocked ? { followLocked: options.followLocked } : {}),
     },
   );
   options.sharing.onChange(() => {
