@@ -12,6 +12,7 @@ const PURE = [
   'src/shared/**',
   'src/page/**',
   'src/connectors/**/*.ts',
+  'src/audit-forward/**',
 ];
 const noChrome = {
   'no-restricted-globals': [

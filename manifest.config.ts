@@ -11,7 +11,16 @@ export const TEST_HOST_PERMISSIONS = ['http://127.0.0.1/*', 'http://localhost/*'
  */
 export const TEST_HELD_OPTIONAL_PERMISSIONS = ['downloads'];
 
-const PERMISSIONS = ['sidePanel', 'storage', 'unlimitedStorage', 'scripting', 'tabs', 'webNavigation', 'tabGroups'];
+const PERMISSIONS = [
+  'sidePanel',
+  'storage',
+  'unlimitedStorage',
+  'scripting',
+  'tabs',
+  'webNavigation',
+  'tabGroups',
+  'alarms',
+];
 
 const icons = { 16: 'icons/16.png', 32: 'icons/32.png', 48: 'icons/48.png', 128: 'icons/128.png' };
 

@@ -5,7 +5,9 @@
  * → page → panel → broker). Playwright MCP (`@playwright/mcp`, its own headless Chromium) is driven
  * over stdio with the MCP SDK's client, doing `browser_click` / `browser_type` on the same
  * elements. Both are timed the same way: wall clock around one tool call, from the caller's side.
- * Calls alternate between the two so drift on a busy machine hits both alike.
+ * Calls alternate between the two so drift on a busy machine hits both alike. Then the same click
+ * and type run in a tab behind the person's (the background rig), again alternating with Playwright
+ * MCP, whose answers there are the references for the background rows.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +16,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { TIMING_META, type ActionTiming } from '../src/contract/mcp';
 import { refIn, startActionRig, type ActionRig } from '../test/e2e/actions-rig';
+import { startBackgroundRig, type BackgroundRig } from '../test/e2e/background-rig';
 import { CHROMIUM, ROOT } from '../test/e2e/harness';
 import type { Bench } from './run';
 import { DEFAULT_SETTLE } from '../src/page/actions/settle';
@@ -86,6 +89,42 @@ async function tabwright(rig: ActionRig): Promise<Contender> {
       byRef: () => timed(() => rig.call('hover', { ref: count }), /Count/),
       byTarget: () => timed(() => rig.call('hover', { target: { role: 'button', name: 'Count' } }), /Count/),
     },
+    close: async () => undefined,
+  };
+}
+
+/**
+ * The same calls in a tab behind the person's (the background rig: Chromium as a person runs it,
+ * the real side panel): the agent opens the page with new_tab, which stays hidden behind the
+ * person's tab. Its first click and type are allowed for the site; timed calls raise no card.
+ */
+async function tabwrightInBackground(rig: BackgroundRig): Promise<Contender> {
+  const agent = rig.agents[0]!;
+  const url = rig.fixtures.url(PAGE);
+  const opened = await agent.call('new_tab', { url });
+  if (opened.isError) throw new Error(`new_tab: ${textOf(opened)}`);
+  const page = rig.launched.context.pages().find((p) => p.url() === url);
+  const visibility = await page?.evaluate(() => document.visibilityState);
+  if (visibility !== 'hidden') throw new Error(`the agent's tab is ${visibility ?? 'not found'}, not hidden`);
+  const snapshot = textOf(await agent.call('snapshot'));
+  const count = refIn(snapshot, /button "Count"/);
+  const name = refIn(snapshot, /textbox "Customer name"/);
+  const allowing = async (call: Promise<ToolAnswer>) => {
+    let done = false;
+    void call.finally(() => (done = true)).catch(() => undefined);
+    while (!done) {
+      await rig.panel.allowForSite(agent.name).catch(() => false);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return call;
+  };
+  await allowing(agent.start('click', { ref: count }) as Promise<ToolAnswer>);
+  await allowing(agent.start('type', { ref: name, text: 'Ada 0' }) as Promise<ToolAnswer>);
+  // The warm-up click above counted once: the page's counter runs one ahead of the bench's.
+  return {
+    label: 'Tabwright, in a background tab',
+    click: (n) => timed(() => agent.start('click', { ref: count }) as Promise<ToolAnswer>, clicked(n + 1)),
+    type: (n) => timed(() => agent.start('type', { ref: name, text: `Ada ${n}` }) as Promise<ToolAnswer>, greeted(n)),
     close: async () => undefined,
   };
 }
@@ -167,6 +206,9 @@ function row(
   ];
 }
 
+/** Click, change shown, against Playwright MCP's click that waits for nothing after it. */
+const CLICK_VS_UNSETTLED = 0.8;
+
 /** What a hover that reveals nothing may take beyond the floor and the idle wait: it must not wait for a reveal. */
 const HOVER_MARGIN_MS = 150;
 
@@ -194,6 +236,9 @@ export const bench: Bench = {
     const series: Series[] = [];
     const floors = { tunnel: [] as Sample[], diff: [] as Sample[] };
     const lookups = { byRef: [] as Sample[], byTarget: [] as Sample[] };
+    /** Ours in a background tab, and the references measured alongside it. */
+    const behind: Series[] = [];
+    let background: BackgroundRig | undefined;
     try {
       contenders.push(await tabwright(rig));
       contenders.push(await playwrightMcp(url, 'Playwright MCP (defaults)'));
@@ -233,17 +278,40 @@ export const bench: Bench = {
           series[3]![action].push(reference);
         }
       }
+      await rig.close();
+      // The same calls in a tab behind the person's, beside the same Playwright MCP references again.
+      background = await startBackgroundRig({ agents: ['Alpha'] });
+      const hidden = await tabwrightInBackground(background);
+      behind.push(
+        { label: hidden.label, click: [], type: [] },
+        { label: 'Playwright MCP type + browser_snapshot / click --timeout-settle 0, alongside', click: [], type: [] },
+      );
+      for (let n = 1; n <= WARMUP + RUNS; n++) {
+        const theirs = WARMUP + RUNS + n;
+        const clickBehind = await hidden.click(n);
+        const clickReference = await unsettled.click(theirs);
+        const typeBehind = await hidden.type(n);
+        const typed = await playwright.type(theirs);
+        const looked = await playwright.look!(greeted(theirs));
+        if (n <= WARMUP) continue;
+        behind[0]!.click.push(clickBehind);
+        behind[0]!.type.push(typeBehind);
+        behind[1]!.click.push(clickReference);
+        behind[1]!.type.push(plus(typed, looked));
+      }
     } finally {
       for (const contender of contenders) await contender.close().catch(() => undefined);
       await rig.close().catch(() => undefined);
+      await background?.close().catch(() => undefined);
     }
     const [ours, playwright, seeing, unsettled] = series as [Series, Series, Series, Series];
+    const [hidden, alongside] = behind as [Series, Series];
     const floor = median(ms(floors.diff));
     const goals: Record<'click' | 'type', ActionGoal> = {
       click: goalOf(
         [
           { factor: 0.2, of: playwright, label: 'Playwright MCP defaults' },
-          { factor: 1, of: unsettled, label: '--timeout-settle 0' },
+          { factor: CLICK_VS_UNSETTLED, of: unsettled, label: '--timeout-settle 0' },
         ],
         'click',
         floor,
@@ -285,6 +353,24 @@ export const bench: Bench = {
         met: total <= goals[action].ms && shown === ours[action].length,
       };
     });
+    // In a background tab: the same targets, against the references measured alongside it.
+    const hiddenGoals = {
+      click: goalOf([{ factor: CLICK_VS_UNSETTLED, of: alongside, label: '--timeout-settle 0' }], 'click', floor),
+      type: goalOf([{ factor: 1, of: alongside, label: 'Playwright MCP type + snapshot' }], 'type', floor),
+    };
+    for (const action of ['click', 'type'] as const) {
+      const total = median(ms(hidden[action]));
+      const shown = hidden[action].filter((s) => s.visible).length;
+      const reference = median(ms(alongside[action]));
+      goalRows.push({
+        measure: `${action} in a background tab, change shown`,
+        ours: `${fixed(total)} ms (${shown}/${hidden[action].length} shown)`,
+        reference: `${action === 'click' ? 'Playwright MCP --timeout-settle 0' : 'Playwright MCP type + snapshot'} ${fixed(reference)} ms`,
+        now: ratio(total, reference),
+        goal: hiddenGoals[action].said,
+        met: total <= hiddenGoals[action].ms && shown === hidden[action].length,
+      });
+    }
     // A hover that reveals nothing waits for the page's timers only when its events set one: no slower than
     // the floor plus the idle wait every action that changes nothing makes.
     const hoverNothing = median(ms(lookups.byRef));
@@ -311,8 +397,8 @@ export const bench: Bench = {
             'adds the browser_snapshot call an agent needs to see the change. It waits a fixed 500 ms after a ' +
             'click (--timeout-settle, default) and not after filling a field; the last rows set the wait to 0.',
           '"change shown": calls whose answer shows the new counter value or greeting. Targets: click ≤ 0.2× ' +
-            'Playwright MCP defaults and ≤ 1.0× --timeout-settle 0; type ≤ 1.0× Playwright type + snapshot; a ' +
-            'target under the floor (below) becomes the floor + 10 ms.',
+            `Playwright MCP defaults and ≤ ${CLICK_VS_UNSETTLED}× --timeout-settle 0; type ≤ 1.0× Playwright type + ` +
+            'snapshot; a target under the floor (below) becomes the floor + 10 ms.',
         ],
         columns: [
           'action',
@@ -328,6 +414,27 @@ export const bench: Bench = {
           series.map((s) => row(s, action, s === playwright ? undefined : playwright, targetOf(s, action))),
         ),
         goals: goalRows,
+      },
+      {
+        title: 'Actions in a background tab',
+        notes: [
+          'Tabwright through the background rig (test/e2e/background-rig.ts): Chromium as a person runs it, without ' +
+            'the switches that keep background tabs running, the real side panel; the agent opens the page with ' +
+            'new_tab, behind the person’s tab (checked hidden before the calls). Playwright MCP, still in front, is ' +
+            `called alongside, so the ratios are from the same minutes. ${RUNS} calls each after ${WARMUP} warm-ups.`,
+        ],
+        columns: ['action', 'who', 'median ms', 'p95 ms', 'chars (median)', 'change shown', 'vs alongside', 'target'],
+        rows: (['click', 'type'] as const).flatMap((action) =>
+          [hidden, alongside].map((s) => {
+            const cells = row(s, action, undefined, '');
+            const reference =
+              action === 'click' ? 'Playwright MCP --timeout-settle 0' : 'Playwright MCP type + snapshot';
+            cells[1] = s === hidden ? s.label : `${reference}, alongside`;
+            cells[6] = s === hidden ? ratio(median(ms(hidden[action])), median(ms(alongside[action]))) : '—';
+            cells[7] = s === hidden ? hiddenGoals[action].said : '';
+            return cells;
+          }),
+        ),
       },
       {
         title: 'Actions: the floor, and where an action’s time goes',

@@ -55,6 +55,7 @@ export class CallSession {
   #decision: AuditDecision | undefined;
   #waitMs = 0;
   #elements: string[] = [];
+  #reporting: Promise<void> | undefined;
 
   constructor(
     readonly facts: CallFacts,
@@ -240,9 +241,21 @@ export class CallSession {
       : this.finish(errorResult(text), 'error', text);
   }
 
+  /**
+   * Starts writing what the call's actions' dialogs were once the tool's work is done, so it is read
+   * from the page while the call's outline comes down; `done` waits for it.
+   */
+  reportDialogs(): void {
+    if (this.#reporting) return;
+    this.#reporting = this.#dialogs?.report(this.response);
+    // Awaited by `done`, which fails the call if it failed.
+    this.#reporting?.catch(() => undefined);
+  }
+
   /** The result the handler wrote, and after it what the call's actions' dialogs were. */
   async done(): Promise<CallToolResult> {
-    await this.#dialogs?.report(this.response);
+    this.reportDialogs();
+    await this.#reporting;
     const result = this.response.build();
     return this.finish(result, result.isError ? 'error' : 'ok');
   }

@@ -380,9 +380,13 @@ export class GatedServer<T extends ToolSpec> implements ToolServer {
           page: session.guard,
         };
         await activity.around(call, async (shown) => {
+          // Whether the person is busy is asked beside the outline being drawn (a read needs none):
+          // the guard holds back only the commands asked for after `waitFor`.
+          const personFirst = this.#personFirst(session, tool, signal, call);
           session.guard.waitFor(shown);
-          await this.#personFirst(session, tool, signal, call);
+          await personFirst;
           await this.kind.run(session, tool, args);
+          session.reportDialogs();
         });
       });
     try {

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SettleWatch } from './actions/settle';
-import { PageClock, pageClock } from './clock';
+import { BEAT_MS, PageClock, pageClock } from './clock';
 
 /** The page's own timers and frames held back, as Chrome holds them back in a tab that is not in front. */
 function holdPageTimers() {
@@ -41,6 +41,45 @@ describe('PageClock', () => {
     expect(fired).toEqual(['timer']);
     clock.tick(performance.now() + 1_000);
     expect(fired).toEqual(['timer']);
+  });
+
+  it('ends a beat on the page’s next animation frame, and never a second time', () => {
+    holdPageTimers();
+    const frames: FrameRequestCallback[] = [];
+    vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => frames.push(callback));
+    vi.stubGlobal('cancelAnimationFrame', () => undefined);
+    try {
+      const clock = new PageClock();
+      let beats = 0;
+      clock.beat(() => beats++);
+      expect(frames).toHaveLength(1);
+      frames[0]!(performance.now());
+      expect(beats).toBe(1);
+      clock.tick(performance.now() + 1_000);
+      vi.advanceTimersByTime(1_000);
+      expect(beats).toBe(1);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('ends a beat on the clock when the page draws no frame (a hidden tab), and calls the frame off', () => {
+    holdPageTimers();
+    const cancelled: number[] = [];
+    vi.stubGlobal('requestAnimationFrame', () => 7);
+    vi.stubGlobal('cancelAnimationFrame', (id: number) => cancelled.push(id));
+    try {
+      const clock = new PageClock();
+      let beats = 0;
+      clock.beat(() => beats++);
+      clock.tick(performance.now() + BEAT_MS / 2);
+      expect(beats).toBe(0);
+      clock.tick(performance.now() + BEAT_MS);
+      expect(beats).toBe(1);
+      expect(cancelled).toEqual([7]);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('lets an action settle by ticks alone, as in a tab whose frames and timers are stalled', async () => {

@@ -5,13 +5,14 @@
  * minute), so the clock does not rely on either: while a command runs the panel sends the page a
  * tick every `TICK_MS` (`src/platform/chrome-page.ts`), and a due wait ends on the first tick at or
  * after its time. A page timer stands by for a page no panel ticks (unit tests); in front it is as
- * prompt as the ticks, and in the background the ticks come first.
+ * prompt as the ticks, and in the background the ticks come first. A beat (what a step waits to let
+ * the page draw) also ends on the page's next animation frame when that comes first.
  */
 
 /** How often the panel ticks a page while a command runs there. */
 export const TICK_MS = 16;
 
-/** One beat: what stands in for an animation frame in Tabwright's waits. */
+/** One beat at most: what stands in for an animation frame in Tabwright's waits. */
 export const BEAT_MS = TICK_MS;
 
 interface Due {
@@ -43,6 +44,31 @@ export class PageClock {
     };
     this.#due.add(due);
     return cancel;
+  }
+
+  /**
+   * Calls `callback` once, at the page's next animation frame or after `BEAT_MS`, whichever comes
+   * first: in front a beat ends when the page draws (as soon as a frame shows what changed, not a
+   * fixed time later); a hidden tab draws no frames, and the beat keeps time without them.
+   */
+  beat(callback: () => void): () => void {
+    const view = globalThis as Partial<Pick<Window, 'requestAnimationFrame' | 'cancelAnimationFrame'>>;
+    // Neither can fire before both are set: a tick, a timer and a frame each come in a task of their own.
+    const cancelTime = this.schedule(BEAT_MS, () => {
+      cancelFrame();
+      callback();
+    });
+    const frame = view.requestAnimationFrame?.(() => {
+      cancelTime();
+      callback();
+    });
+    const cancelFrame = () => {
+      if (frame !== undefined) view.cancelAnimationFrame?.(frame);
+    };
+    return () => {
+      cancelTime();
+      cancelFrame();
+    };
   }
 }
 

@@ -34,6 +34,12 @@ const Keys = {
   RecipeImport: Feature,
   FollowCurrentTab: Feature,
   AuditRetention: z.number().int().min(100).max(100_000),
+  /** Checked for https (or loopback http) where it is used: a refused URL is shown with its reason, not dropped. */
+  AuditForwarding: z.object({
+    url: z.string().min(1),
+    token: z.string().min(1),
+    batchSize: z.number().int().min(1).max(1000).optional(),
+  }),
 } as const;
 
 export type PolicyKey = keyof typeof Keys;

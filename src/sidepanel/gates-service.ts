@@ -30,7 +30,9 @@ import {
   requestHostPermission,
   watchStoredKillSwitch,
 } from './gates-chrome';
+import type { ForwardStatusSource } from '../platform/chrome-forward-status';
 import { auditView } from './views/audit';
+import { forwardingStatusView } from './views/forwarding-status';
 import { PromptTray } from './views/confirmations';
 import { killSwitchBanner } from './views/kill-switch';
 import type { SettingsActions } from './views/settings';
@@ -41,6 +43,8 @@ export interface GatesServiceOptions {
   promptsRoot: HTMLElement;
   /** The organisation's policy: it narrows what the gates allow (shared/policy.ts). */
   policy?: PolicyHolder;
+  /** How forwarding the audit log to the organisation's collector stands (the service worker sends it). */
+  forwarding?: (policy: PolicyHolder) => ForwardStatusSource;
 }
 
 /** What the panel supplies to the Settings view besides the gates' own parts. */
@@ -110,6 +114,7 @@ export async function startGates(options: GatesServiceOptions): Promise<GatesSer
   const effective = () => policy.effective(options.store.get());
   const killSwitch = new KillSwitch();
   await persistKillSwitch(killSwitch, options.local);
+  const forwarding = options.forwarding?.(policy);
   const retention = policy.policy.AuditRetention;
   const audit = new AuditLog(options.local, { exclusive, ...(retention ? { limit: retention } : {}) });
   await audit.load();
@@ -186,7 +191,7 @@ export async function startGates(options: GatesServiceOptions): Promise<GatesSer
     },
 
     auditView(close: () => void): HTMLElement {
-      return auditView({ log: audit, close, download: saveFile });
+      return auditView({ log: audit, close, download: saveFile, ...(forwarding ? { forwarding } : {}) });
     },
 
     settingsActions(host: SettingsHost): SettingsActions {
@@ -196,6 +201,7 @@ export async function startGates(options: GatesServiceOptions): Promise<GatesSer
         effective,
         locked: (setting) => isLocked(policy.policy, setting),
         managed: () => policy.read,
+        ...(forwarding ? { forwardingStatus: () => forwardingStatusView(forwarding) } : {}),
         setActMode: fixes.setActMode,
         setScreenshots: async (on) => {
           if (on) {

@@ -53,6 +53,8 @@ export interface ChatServices {
   sharing: TabSharing;
   /** Why the organisation's policy forbids a broker, if it does. */
   brokerRefusal(url: string): string | undefined;
+  /** Whether the organisation's policy turns "Follow my current tab" off. */
+  followLocked?(): boolean;
 }
 
 export interface ChatMountOptions extends ChatServices {
@@ -153,6 +155,7 @@ export function mountChat(options: ChatMountOptions): ChatUi {
     hasToken: async (id) => (await options.tokens.get(id)) !== '',
     defaultUrl: options.defaultUrl,
     brokerRefusal: options.brokerRefusal,
+    ...(options.followLocked ? { followLocked: options.followLocked } : {}),
     add: addAgent,
     save: async (id, input) => {
       const before = options.store.get().agents.find((agent) => agent.id === id);
@@ -199,6 +202,7 @@ export function mountChat(options: ChatMountOptions): ChatUi {
     {
       of: (id) => options.sharing.tabsOf(id),
       takeBack: (tabId) => options.sharing.takeBack(tabId),
+      ...(options.followLocked ? { followLocked: options.followLocked } : {}),
     },
   );
   options.sharing.onChange(() => {

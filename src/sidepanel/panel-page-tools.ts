@@ -8,6 +8,7 @@ import type { SessionGrants } from '../mcp-server/gates/call-gate';
 import type { GateEnvironment } from '../mcp-server/gates/types';
 import type { OfferableServer } from './agent-offers';
 import { ChromePageToolsTransport } from '../platform/page-tools-tabs';
+import type { Settings } from '../shared/settings';
 import type { SettingsStore } from '../shared/settings-store';
 import { pageServerKey, PageToolsHub, type PageToolsChange } from '../webmcp/hub';
 import { pageServerName } from '../webmcp/page-tools';
@@ -23,6 +24,10 @@ export interface PanelPageToolsOptions {
   store: SettingsStore;
   /** Page calls on one tab, one at a time, shared with the browser tools. */
   tabQueue: TabQueue;
+  /** The settings in force: a policy that turns page tools off leaves no site offered. */
+  effective?(): Settings;
+  /** Whether the organisation's policy turns page tools off (the switches show locked). */
+  locked?(): boolean;
 }
 
 export interface PanelPageTools {
@@ -39,7 +44,7 @@ export function startPageTools(options: PanelPageToolsOptions): PanelPageTools {
     version: options.version,
     access: new PageToolsAccess({ transport, decide: (url) => options.gates.originRefusal(url) }),
     findTab: (origin) => transport.findTab(origin),
-    origins: () => offeredPageToolSites(options.store.get()),
+    origins: () => offeredPageToolSites(options.effective?.() ?? options.store.get()),
     gates: options.gates,
     grants: options.grants,
     tabQueue: options.tabQueue,
@@ -67,6 +72,8 @@ export function startPageTools(options: PanelPageToolsOptions): PanelPageTools {
     section: () =>
       pageToolsSection({
         settings: () => options.store.get(),
+        ...(options.effective ? { effective: options.effective } : {}),
+        ...(options.locked ? { locked: options.locked } : {}),
         setOffered: async (origin, on) => {
           await options.store.update((settings) => withPageTools(settings, origin, on));
           hub.poke();

@@ -14,6 +14,7 @@ import type { TabOwnership } from '../mcp-server/tab-ownership';
 import { CallPresence } from '../presence/call-presence';
 import { OwnedTabGroups } from '../presence/owned-tab-groups';
 import { AgentTabGroups, type AgentRef } from '../presence/tab-groups';
+import type { LockedSetting } from '../shared/policy';
 import type { Settings } from '../shared/settings';
 import type { SettingsStore } from '../shared/settings-store';
 import type { StorageArea } from '../shared/stores';
@@ -31,6 +32,8 @@ export interface PresenceOptions {
   ownership: TabOwnership;
   /** The settings in force (the person's, narrowed by an organisation's policy); the store's when absent. */
   effective?(): Settings;
+  /** Whether the organisation's policy decides a setting (its switch shows locked). */
+  locked?(setting: LockedSetting): boolean;
 }
 
 export interface PanelPresence {
@@ -100,6 +103,8 @@ export async function startPresence(options: PresenceOptions): Promise<PanelPres
     section(): HTMLElement {
       return presenceSettingsSection({
         settings,
+        ...(options.effective ? { effective: options.effective } : {}),
+        ...(options.locked ? { locked: options.locked } : {}),
         setTabGroups: async (on) => {
           await options.store.update((s) => ({ ...s, agentTabGroups: on }));
           if (!on) await groups.dissolveAll();

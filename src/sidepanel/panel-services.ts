@@ -22,7 +22,7 @@ import { TabSharing } from '../presence/tab-sharing';
 import { watchDialogHolds } from '../platform/chrome-dialog-holds';
 import { SettingsStore } from '../shared/settings-store';
 import { loadManagedPolicy } from '../platform/chrome-policy';
-import { brokerAllowed, policyOffersServer, policyOffersTool } from '../shared/policy';
+import { brokerAllowed, isLocked, policyOffersServer, policyOffersTool } from '../shared/policy';
 import type { PolicyHolder } from '../shared/policy-holder';
 import { t } from './i18n';
 import { PermissionChoices } from '../acp/permission-choices';
@@ -31,6 +31,7 @@ import { AgentHub } from './agent-hub';
 import { AgentOffers, BROWSER_SERVER_KEY, offerChoicesChanged, type ServedAgent } from './agent-offers';
 import { ChatModel } from './chat-model';
 import { chromeArea } from './chrome-area';
+import { chromeForwardStatus } from '../platform/chrome-forward-status';
 import { startGates, type GatesService } from './gates-service';
 import { startConnectors, type PanelConnectors } from './panel-connectors';
 import { startPageTools, type PanelPageTools } from './panel-page-tools';
@@ -60,6 +61,8 @@ export interface PanelServices {
   policy: PolicyHolder;
   /** Why the policy forbids the broker at this URL, if it does. */
   brokerRefusal(url: string): string | undefined;
+  /** Whether the policy turns "Follow my current tab" off for every agent. */
+  followLocked(): boolean;
 }
 
 export async function buildPanelServices(promptsRoot: HTMLElement): Promise<PanelServices> {
@@ -94,7 +97,7 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
   const policy = await loadManagedPolicy();
   const effective = () => policy.effective(store.get());
   const brokerRefusal = (url: string) => (brokerAllowed(policy.policy, url) ? undefined : t('brokerForbidden', url));
-  const guards = await startGates({ local, store, promptsRoot, policy });
+  const guards = await startGates({ local, store, promptsRoot, policy, forwarding: chromeForwardStatus });
   const { killSwitch, gates, grants } = guards;
   const presence = await startPresence({
     windowId,
@@ -103,6 +106,7 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
     store,
     ownership,
     effective,
+    locked: (setting) => isLocked(policy.policy, setting),
   });
   const connectors = await startConnectors({
     windowId,
@@ -116,7 +120,16 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
     recipeImport: () => policy.policy.RecipeImport !== false,
   });
 
-  const pageTools = startPageTools({ windowId, version, gates, grants, store, tabQueue });
+  const pageTools = startPageTools({
+    windowId,
+    version,
+    gates,
+    grants,
+    store,
+    tabQueue,
+    effective,
+    locked: () => isLocked(policy.policy, 'pageToolSites'),
+  });
 
   const browserServers = new ServerCache();
   const offers = new AgentOffers({
@@ -252,6 +265,7 @@ export async function buildPanelServices(promptsRoot: HTMLElement): Promise<Pane
     sharing,
     policy,
     brokerRefusal,
+    followLocked: () => isLocked(policy.policy, 'followCurrentTab'),
   };
 }
 

@@ -95,7 +95,13 @@ export async function startPanel(): Promise<void> {
           { className: 'first-run', 'aria-labelledby': 'first-run-heading' },
           h('h2', { id: 'first-run-heading' }, t('firstRunHeading')),
           h('p', {}, ...messageWithCode('firstRunIntro', { code: 'npm run broker' })),
-          agentForm({ defaultUrl, takenNames: () => [], brokerRefusal: services.brokerRefusal, onSubmit: addAgent }),
+          agentForm({
+            defaultUrl,
+            takenNames: () => [],
+            brokerRefusal: services.brokerRefusal,
+            followLocked: services.followLocked,
+            onSubmit: addAgent,
+          }),
         ),
       );
       return;

@@ -175,10 +175,20 @@ export class SidePanelTarget {
 
   /** Presses "Allow once" on `agent`'s card, if one is there and armed; whether it did. */
   allowOnce(agent: string): Promise<boolean> {
+    return this.#answer(agent, 'Allow once');
+  }
+
+  /** Presses "Allow for this site" on `agent`'s card, if one is there and armed; whether it did. */
+  allowForSite(agent: string): Promise<boolean> {
+    return this.#answer(agent, 'Allow for this site');
+  }
+
+  #answer(agent: string, choice: string): Promise<boolean> {
     return this.evaluate<boolean>(`(() => {
       const card = [...document.querySelectorAll('section.confirmation[data-armed="true"]')]
         .find((section) => section.textContent.includes(${JSON.stringify(`${agent} wants`)}));
-      const button = card && [...card.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Allow once');
+      const named = (b) => (b.getAttribute('aria-label') ?? b.textContent.trim()) === ${JSON.stringify(choice)};
+      const button = card && [...card.querySelectorAll('button')].find(named);
       if (!button) return false;
       button.click();
       return true;

@@ -134,6 +134,25 @@ describe('the audit chain', () => {
     expect(compareWithCopy(stored(), copy)).toEqual({ ok: true, compared: 4 });
   });
 
+  it('reads what a collector received by forwarding: each entry once, the dropped-entries line left out', async () => {
+    const { stored } = await written(3);
+    const [a, b, c] = stored();
+    const line = (e: AuditEntry, position: number) => JSON.stringify({ id: e.hash, kind: 'entry', position, entry: e });
+    const received = [
+      JSON.stringify({ id: 'dropped:1-4', kind: 'dropped', first: 1, last: 4, count: 4, prev: GENESIS, next: 'x' }),
+      line(a!, 5),
+      line(b!, 6),
+      line(a!, 5),
+      line(b!, 6),
+      line(c!, 7),
+    ].join('\n');
+    const parsed = parseExport(received);
+    if (!('entries' in parsed)) throw new Error(parsed.error);
+    expect(parsed.entries).toEqual(stored());
+    const forged = await chainEntries(GENESIS, [a!, c!]);
+    expect(compareWithCopy(forged, parsed.entries)).toMatchObject({ ok: false, id: 'id-2' });
+  });
+
   it('writes an export whose lines are each one JSON value', () => {
     const text = exportLines([entry(1, { args: { text: 'a\nb' } })], START);
     expect(

@@ -126,13 +126,30 @@ function isCheckpoint(value: unknown): value is CheckpointLine {
   );
 }
 
-/** Reads an export back; an export without a checkpoint line starts from the log's very first entry. */
+/**
+ * A line as a collector receives it from forwarding: `{ id, kind: 'entry', position, entry }`, or
+ * `{ kind: 'dropped', … }` for entries the log dropped before they were sent.
+ */
+function forwarded(value: unknown): { entry: AuditEntry } | { dropped: true } | undefined {
+  const line = value as { kind?: unknown; entry?: unknown; id?: unknown } | null;
+  if (!line || typeof line.id !== 'string') return undefined;
+  if (line.kind === 'dropped') return { dropped: true };
+  if (line.kind === 'entry' && line.entry && typeof line.entry === 'object') return { entry: line.entry as AuditEntry };
+  return undefined;
+}
+
+/**
+ * Reads an export back; an export without a checkpoint line starts from the log's very first entry.
+ * What a collector received by forwarding reads too: its entries in order, each once (a batch
+ * sent again repeats lines under the same id), its lines about dropped entries left out.
+ */
 export function parseExport(
   text: string,
 ): { entries: AuditEntry[]; checkpoint: AuditCheckpoint } | { error: string; position: number } {
   const lines = text.split('\n').filter((line) => line.trim());
   let checkpoint = START;
   const entries: AuditEntry[] = [];
+  const seen = new Set<string | undefined>();
   for (const [i, line] of lines.entries()) {
     let value: unknown;
     try {
@@ -142,6 +159,14 @@ export function parseExport(
     }
     if (i === 0 && isCheckpoint(value)) {
       checkpoint = value.checkpoint;
+      continue;
+    }
+    const received = forwarded(value);
+    if (received) {
+      if ('entry' in received && !seen.has(received.entry.hash)) {
+        seen.add(received.entry.hash);
+        entries.push(received.entry);
+      }
       continue;
     }
     if (!value || typeof value !== 'object' || Array.isArray(value) || isCheckpoint(value)) {

@@ -180,6 +180,8 @@ export class SettleWatch {
         schedule();
       };
       const schedule = () => {
+        // Whole beats, not the page's next frame (`pageClock.beat`): two frames can pass between the
+        // changes of a page that keeps changing by timer, and it would look quiet.
         cancelBeat = pageClock.schedule(BEAT_MS, step);
       };
       if (signal.aborted) return reject(new ActionCancelled());

@@ -2,7 +2,7 @@
  * Waits inside the page that stop as soon as their action is cancelled, kept by Tabwright's clock
  * (`../clock.ts`) rather than the page's frames or timers, which stall in a tab that is not in front.
  */
-import { BEAT_MS, pageClock } from '../clock';
+import { pageClock } from '../clock';
 
 export class ActionCancelled extends Error {
   constructor() {
@@ -14,15 +14,15 @@ export function throwIfCancelled(signal: AbortSignal): void {
   if (signal.aborted) throw new ActionCancelled();
 }
 
-/** Waits `ms` by Tabwright's clock, which keeps time in a tab that is not in front too. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+/** Waits until `schedule` calls back, or rejects once the action is cancelled. */
+function waitOn(schedule: (callback: () => void) => () => void, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(new ActionCancelled());
     const onAbort = () => {
       cancel();
       reject(new ActionCancelled());
     };
-    const cancel = pageClock.schedule(ms, () => {
+    const cancel = schedule(() => {
       signal.removeEventListener('abort', onAbort);
       resolve();
     });
@@ -30,12 +30,17 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** Waits `ms` by Tabwright's clock, which keeps time in a tab that is not in front too. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return waitOn((callback) => pageClock.schedule(ms, callback), signal);
+}
+
 /**
- * One beat of the clock, where a step lets the page draw or react before the next (what an
- * animation frame was for, but frames do not run in a tab that is not in front).
+ * One beat of the clock, where a step lets the page draw or react before the next: the next
+ * animation frame, or `BEAT_MS` when none comes first (frames do not run in a tab that is not in front).
  */
 export function nextBeat(signal: AbortSignal): Promise<void> {
-  return sleep(BEAT_MS, signal);
+  return waitOn((callback) => pageClock.beat(callback), signal);
 }
 
 /**

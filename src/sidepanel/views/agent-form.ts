@@ -39,6 +39,8 @@ function buildForm(options: {
   defaultUrl?: string;
   defaultName?: () => string;
   label: string;
+  /** The organisation's policy turns "Follow my current tab" off: shown off and locked, the person's choice kept. */
+  followLocked?: boolean;
 }): FormParts {
   const id = `agent-form-${++formSeq}`;
   const editing = options.profile !== undefined;
@@ -57,8 +59,8 @@ function buildForm(options: {
     input.setAttribute('aria-describedby', [hintElement?.id, error.id].filter(Boolean).join(' '));
     return h('div', { className: 'field' }, h('label', { for: input.id }, label), input, hintElement, error);
   };
-  const check = (key: string, label: string, checked: boolean, hint?: string) => {
-    const box = h('input', { type: 'checkbox', id: `${id}-${key}`, checked });
+  const check = (key: string, label: string, checked: boolean, hint?: string, locked = false) => {
+    const box = h('input', { type: 'checkbox', id: `${id}-${key}`, checked, disabled: locked });
     const hintElement = hint ? h('p', { className: 'hint', id: `${id}-${key}-hint` }, hint) : null;
     if (hintElement) box.setAttribute('aria-describedby', hintElement.id);
     return {
@@ -112,7 +114,10 @@ function buildForm(options: {
   dialect.value = profile?.dialect ?? 'both';
   const browserAccess = check('browser', t('browserAccess'), profile?.browserAccess ?? true, t('browserAccessHint'));
   const enabled = check('enabled', t('agentEnabled'), profile?.enabled ?? true, t('agentEnabledHint'));
-  const follow = check('follow', t('followCurrentTab'), profile?.followCurrentTab ?? false, t('followCurrentTabHint'));
+  const followLocked = options.followLocked ?? false;
+  const follow = followLocked
+    ? check('follow', t('followCurrentTab'), false, `${t('setByOrganisation')} ${t('followCurrentTabHint')}`, true)
+    : check('follow', t('followCurrentTab'), profile?.followCurrentTab ?? false, t('followCurrentTabHint'));
 
   const more = h(
     'details',
@@ -150,7 +155,7 @@ function buildForm(options: {
       dialect: dialect.value as Dialect,
       browserAccess: browserAccess.box.checked,
       enabled: enabled.box.checked,
-      followCurrentTab: follow.box.checked,
+      followCurrentTab: followLocked ? (profile?.followCurrentTab ?? false) : follow.box.checked,
     }),
     showError: (key, error) => {
       errors.get(key)!.textContent = error;
@@ -182,9 +187,11 @@ export function agentForm(options: {
   defaultUrl?: string;
   takenNames(): readonly string[];
   brokerRefusal?(url: string): string | undefined;
+  followLocked?(): boolean;
   onSubmit(agent: NewAgent): Promise<void>;
 }): HTMLFormElement {
   const parts = buildForm({
+    followLocked: options.followLocked?.() ?? false,
     defaultUrl: options.defaultUrl,
     defaultName: () => freeName(t('defaultAgentName'), options.takenNames()),
     label: t('addAgent'),
@@ -213,10 +220,16 @@ export function agentEditor(options: {
   hasToken: boolean;
   takenNames(): readonly string[];
   brokerRefusal?(url: string): string | undefined;
+  followLocked?(): boolean;
   onSave(agent: CheckedAgent): Promise<void>;
   onCancel(): void;
 }): HTMLFormElement {
-  const parts = buildForm({ profile: options.profile, hasToken: options.hasToken, label: t('saveAgent') });
+  const parts = buildForm({
+    profile: options.profile,
+    hasToken: options.hasToken,
+    label: t('saveAgent'),
+    followLocked: options.followLocked?.() ?? false,
+  });
   parts.form.setAttribute('aria-label', t('editAgent', options.profile.name));
   const cancel = h('button', { type: 'button', onclick: () => options.onCancel() }, t('cancel'));
   parts.submit.after(cancel);

@@ -19,6 +19,8 @@ export interface AgentsSettingsActions {
   save(agentId: string, agent: CheckedAgent): Promise<void>;
   remove(agentId: string): Promise<void>;
   brokerRefusal?(url: string): string | undefined;
+  /** Whether the organisation's policy turns "Follow my current tab" off. */
+  followLocked?(): boolean;
 }
 
 export class AgentsSettings {
@@ -39,6 +41,7 @@ export class AgentsSettings {
         defaultUrl: actions.defaultUrl,
         takenNames: () => actions.agents().map((agent) => agent.name),
         ...(actions.brokerRefusal ? { brokerRefusal: actions.brokerRefusal } : {}),
+        ...(actions.followLocked ? { followLocked: actions.followLocked } : {}),
         onSubmit: async (agent) => {
           await actions.add(agent);
           this.refresh();
@@ -57,6 +60,7 @@ export class AgentsSettings {
       hasToken: await this.actions.hasToken(agentId),
       takenNames: () => this.actions.agents().flatMap((agent) => (agent.id === agentId ? [] : [agent.name])),
       ...(this.actions.brokerRefusal ? { brokerRefusal: this.actions.brokerRefusal } : {}),
+      ...(this.actions.followLocked ? { followLocked: this.actions.followLocked } : {}),
       onSave: async (agent) => {
         await this.actions.save(agentId, agent);
         this.#editing = undefined;

@@ -8,8 +8,10 @@
 import type { ChainVerdict } from '../../mcp-server/gates/audit-chain';
 import type { AuditDecision, AuditEntry, GateName } from '../../mcp-server/gates/types';
 import { filterAudit, type AuditLog, type AuditQuery, type OutcomeFilter } from '../../mcp-server/gates/audit-log';
+import type { ForwardStatusSource } from '../../platform/chrome-forward-status';
 import { h } from '../dom';
 import { t } from '../i18n';
+import { forwardingStatusView } from './forwarding-status';
 import './gates.css';
 
 export const AUDIT_RENDER_LIMIT = 300;
@@ -19,6 +21,8 @@ export interface AuditViewOptions {
   close(): void;
   /** Saves a file (an object URL and a download link in the panel). */
   download(fileName: string, text: string): void;
+  /** Whether the log is forwarded to the organisation's collector, and how that goes. */
+  forwarding?: ForwardStatusSource;
 }
 
 /** The gate that refused a call, in words; an entry written by a newer panel shows its code. */
@@ -232,6 +236,7 @@ export function auditView(options: AuditViewOptions): HTMLElement {
       filters,
       h('div', { className: 'actions' }, exportButton, verifyButton, clearButton),
       chainStatus,
+      options.forwarding ? forwardingStatusView(options.forwarding) : null,
       summary,
     ),
     list,

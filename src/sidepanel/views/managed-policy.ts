@@ -7,9 +7,15 @@ import type { ReadPolicy } from '../../shared/policy';
 import { h } from '../dom';
 import { t } from '../i18n';
 
-const shown = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+/** The forwarding token is a secret: shown only as set. */
+const shown = (key: string, value: unknown) =>
+  key === 'AuditForwarding'
+    ? JSON.stringify({ ...(value as object), token: '…' })
+    : typeof value === 'string'
+      ? value
+      : JSON.stringify(value);
 
-export function managedSection(read: ReadPolicy | undefined): HTMLElement | null {
+export function managedSection(read: ReadPolicy | undefined, forwarding?: HTMLElement): HTMLElement | null {
   if (!read || (!read.read.length && !read.ignored.length)) return null;
   return h(
     'section',
@@ -19,8 +25,9 @@ export function managedSection(read: ReadPolicy | undefined): HTMLElement | null
     h(
       'ul',
       { 'aria-label': t('policyKeysRead') },
-      ...read.read.map((key) => h('li', {}, `${key}: ${shown(read.policy[key])}`)),
+      ...read.read.map((key) => h('li', {}, `${key}: ${shown(key, read.policy[key])}`)),
     ),
     read.ignored.length ? h('p', { className: 'field-error' }, t('policyKeysIgnored', read.ignored.join(', '))) : null,
+    forwarding ?? null,
   );
 }

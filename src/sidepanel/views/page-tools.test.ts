@@ -33,6 +33,23 @@ describe('pageToolsSection', () => {
     ]);
   });
 
+  it('shows every site off and locked when the organisation turns page tools off', () => {
+    const settings: Settings = {
+      ...defaultSettings(),
+      allowedSites: ['https://a.example'],
+      pageToolSites: ['https://a.example'],
+    };
+    const section = pageToolsSection({
+      settings: () => settings,
+      effective: () => ({ ...settings, pageToolSites: [] }),
+      locked: () => true,
+      setOffered: async () => undefined,
+    });
+    const box = section.querySelector<HTMLInputElement>('input[type="checkbox"]')!;
+    expect([box.checked, box.disabled]).toEqual([false, true]);
+    expect(section.querySelector('#page-tools-hint')!.textContent).toMatch(/^Set by your organisation\. /);
+  });
+
   it('says so when no site is allowed', () => {
     const section = pageToolsSection({ settings: defaultSettings, setOffered: async () => undefined });
     expect(section.querySelectorAll('input')).toHaveLength(0);

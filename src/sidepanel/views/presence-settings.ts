@@ -2,6 +2,7 @@
  * Settings → What you see while an agent works: the agents' tab groups, the outline on pages
  * during actions, and download reports (which need Chrome's permission, asked for on the click).
  */
+import type { LockedSetting } from '../../shared/policy';
 import type { Settings } from '../../shared/settings';
 import { h } from '../dom';
 import { t } from '../i18n';
@@ -13,6 +14,9 @@ export interface PresenceSettingsActions {
   setOutline(on: boolean): Promise<void>;
   /** Must start Chrome's permission request before any await: it needs the click's user gesture. */
   setReportDownloads(on: boolean): Promise<string | undefined>;
+  /** The settings in force, the organisation's policy applied. */
+  effective?(): Settings;
+  locked?(setting: LockedSetting): boolean;
 }
 
 export function presenceSettingsSection(actions: PresenceSettingsActions): HTMLElement {
@@ -21,6 +25,7 @@ export function presenceSettingsSection(actions: PresenceSettingsActions): HTMLE
   const render = () =>
     rerender(root, () => {
       const settings = actions.settings();
+      const inForce = actions.effective?.() ?? settings;
       return [
         h('h3', { id: 'presence-heading' }, t('presenceHeading')),
         toggle('agent-tab-groups', t('agentTabGroups'), t('agentTabGroupsHint'), settings.agentTabGroups, (on) => {
@@ -29,13 +34,20 @@ export function presenceSettingsSection(actions: PresenceSettingsActions): HTMLE
         toggle('agent-outline', t('agentOutline'), t('agentOutlineHint'), settings.agentOutline, (on) => {
           void actions.setOutline(on).then(render);
         }),
-        toggle('report-downloads', t('reportDownloads'), t('reportDownloadsHint'), settings.reportDownloads, (on) => {
-          downloadsError.textContent = '';
-          void actions.setReportDownloads(on).then((problem) => {
-            render();
-            downloadsError.textContent = problem ?? '';
-          });
-        }),
+        toggle(
+          'report-downloads',
+          t('reportDownloads'),
+          t('reportDownloadsHint'),
+          inForce.reportDownloads,
+          (on) => {
+            downloadsError.textContent = '';
+            void actions.setReportDownloads(on).then((problem) => {
+              render();
+              downloadsError.textContent = problem ?? '';
+            });
+          },
+          actions.locked?.('reportDownloads') ?? false,
+        ),
         downloadsError,
       ];
     });

@@ -72,6 +72,8 @@ export interface RosterActions {
 export interface RosterTabs {
   of(agentId: string): HeldTab[];
   takeBack(tabId: number): void;
+  /** Whether the organisation's policy turns "Follow my current tab" off, whatever the agent's profile says. */
+  followLocked?(): boolean;
 }
 
 export class Roster {
@@ -184,7 +186,9 @@ export class Roster {
         : h(
             'p',
             { className: 'muted' },
-            view.profile.followCurrentTab ? t('agentFollowsFront', name) : t('agentNoTabs', name),
+            view.profile.followCurrentTab && !this.tabs?.followLocked?.()
+              ? t('agentFollowsFront', name)
+              : t('agentNoTabs', name),
           ),
     );
     return [section];

@@ -38,6 +38,8 @@ export interface SettingsActions {
   effective?(): Settings;
   /** What the policy set, for the "Set by your organisation" section. */
   managed?(): ReadPolicy;
+  /** Whether the audit log is forwarded to the organisation's collector, shown live. */
+  forwardingStatus?(): HTMLElement;
   /** Calls `redraw` whenever the servers on offer change (a connector turned on); returns the way to stop. */
   watchOffers(redraw: () => void): () => void;
 }
@@ -215,7 +217,7 @@ export function settingsView(actions: SettingsActions): HTMLElement {
   const screenshotError = h('p', { className: 'field-error', role: 'alert', id: 'screenshots-error' });
   const render = () =>
     rerender(root, () => [
-      ...[managedSection(actions.managed?.())].filter((node) => node !== null),
+      ...[managedSection(actions.managed?.(), actions.forwardingStatus?.())].filter((node) => node !== null),
       generalSection(actions, render, screenshotError),
       sitesSection(actions, render),
       blocklistSection(actions.blocklist, render),
