@@ -77,7 +77,7 @@ export const browserCommands: Record<string, DemoCommand> = {
     run: (argument, io) =>
       withBrowser(io, async (browser) => {
         if (!argument) return io.say('Find what? Say `find <text>`.');
-        // The panel's own `find` gives context lines; without it, the snapshot is searched here.
+        // The panel's own `find` gives each match with its place; without it, the snapshot is searched here.
         if (await hasTool(io, browser, `${browser.name}.find`)) {
           const result = await io.callTool(browser, `${browser.name}.find`, { text: argument });
           return io.say(result.isError ? `The search failed:\n\n${textOf(result)}` : fence(textOf(result)));

@@ -6,11 +6,12 @@
 import { diffSnapshots, formatDiff } from './snapshot-diff';
 import { DEFAULT_MAX_CHARS, formatSnapshot } from './snapshot-format';
 import type { Snapshot } from './snapshot-service';
+import { originOf } from './gates/origin';
 
 export type PageChange = { kind: 'diff'; text: string } | { kind: 'page'; text: string; navigatedTo?: string };
 
 export function describeChange(before: Snapshot | undefined, after: Snapshot): PageChange {
-  const full = formatSnapshot(after, DEFAULT_MAX_CHARS);
+  const full = formatSnapshot(after, DEFAULT_MAX_CHARS, originOf(after.url));
   if (before && before.documentId === after.documentId) {
     const diff = diffSnapshots(before, after);
     const text = diff && formatDiff(diff, DEFAULT_MAX_CHARS);

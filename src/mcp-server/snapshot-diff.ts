@@ -1,20 +1,23 @@
 /**
  * What changed between two snapshots of the same document, as the model reads it after an action:
- * added, removed and changed lines, each with its ref, and the nearest unchanged ancestors as
- * context so a line can be placed in the tree. Refs that do not appear are unchanged and stay
- * valid. Pure: strings in, strings out.
+ * added, removed and changed lines, each with its ref, under a `# in …` line that says where they
+ * are (line-place.ts) instead of the unchanged ancestors themselves. Lines redrawn as they were
+ * with new refs are told as one mapping of old refs to new. Refs that do not appear are unchanged
+ * and stay valid. Pure: strings in, strings out.
  */
 import { neutraliseText } from '../shared/text/line';
 import {
   headOfLine,
   indentOfLine,
   isTextLine,
+  nameOfLine,
   refOfLine,
   roleOfLine,
   TEXT_ROLE,
   withoutRef,
 } from '../page/snapshot-line';
 import { diffLines, MAX_EDITS, type Op } from './line-diff';
+import { outdentRun, placeLine, placeOf, treeOf, type Tree } from './line-place';
 
 export interface SnapshotLines {
   title: string;
@@ -23,7 +26,7 @@ export interface SnapshotLines {
 }
 
 export type DiffEntry =
-  | { kind: 'context'; line: string }
+  | { kind: 'place'; line: string }
   | { kind: 'added'; line: string }
   | { kind: 'removed'; line: string }
   | { kind: 'changed'; line: string; was: string };
@@ -35,18 +38,49 @@ export interface SnapshotDiff {
   url?: { from: string; to: string };
   title?: { from: string; to: string };
   entries: DiffEntry[];
+  /** Lines redrawn exactly as they were but with new refs: old ref → new ref, in page order. */
+  newRefs: [string, string][];
+  /** Removed lines told by their refs alone (see BULK_REMOVED), and how many lines those are. */
+  removedRefs: string[];
+  removedQuiet: number;
 }
 
-/** How many unchanged ancestors are shown above each change. */
-const CONTEXT_ANCESTORS = 2;
+/** Past this many removed lines, the ones with a ref or without a name are counted, not printed. */
+const BULK_REMOVED = 5;
+/** Past this many changed lines, a changed name is not followed by the old one: the page's new content is the news. */
+const BULK_CHANGED = 5;
 
 function shapeOf(line: string): string {
   return `${indentOfLine(line)}:${roleOfLine(line)}`;
 }
 
-/** Pairs removed and added lines that are the same element: by ref, else by shape within a hunk. */
-function pairChanges(ops: Op[], before: readonly string[], after: readonly string[]): Map<number, number> {
+/** The runs of non-equal ops between equal ones. */
+function hunksOf(ops: readonly Op[]): Op[][] {
+  const hunks: Op[][] = [];
+  let current: Op[] = [];
+  for (const op of ops) {
+    if (op.kind === 'equal') {
+      if (current.length) hunks.push(current);
+      current = [];
+    } else current.push(op);
+  }
+  if (current.length) hunks.push(current);
+  return hunks;
+}
+
+/**
+ * Pairs removed and added lines that are the same element: by ref anywhere; then, within a hunk,
+ * a line redrawn with a new ref and nothing else changed; then lines without refs (text,
+ * headings) with a neighbour of the same shape.
+ */
+function pairChanges(
+  ops: Op[],
+  trees: { before: Tree; after: Tree },
+): { pairs: Map<number, number>; rerefs: Map<number, number> } {
+  const before = trees.before.lines;
+  const after = trees.after.lines;
   const pairs = new Map<number, number>(); // insert b → delete a
+  const rerefs = new Map<number, number>();
   const deletedByRef = new Map<string, number>();
   for (const op of ops) {
     if (op.kind !== 'delete') continue;
@@ -63,42 +97,54 @@ function pairChanges(ops: Op[], before: readonly string[], after: readonly strin
       pairedDeletes.add(a);
     }
   }
-  // Lines without refs (text, headings) pair up with a neighbour of the same shape in their hunk.
-  let hunkDeletes: number[] = [];
-  for (const op of [...ops, { kind: 'equal', a: -1, b: -1 } as Op]) {
-    if (op.kind === 'equal') {
-      hunkDeletes = [];
-      continue;
+  for (const hunk of hunksOf(ops)) {
+    // A part of the page its script redrew: as many lines with refs in one place as before, each with a
+    // new ref, taken in order; a line that prints as before but its ref is redrawn, one of the same
+    // kind that prints otherwise changed.
+    const gone = new Map<string, number[]>();
+    const drawn = new Map<string, number[]>();
+    for (const op of hunk) {
+      if (op.kind === 'delete' && !pairedDeletes.has(op.a) && refOfLine(before[op.a]!)) {
+        const place = placeOf(trees.before, op.a);
+        gone.set(place, [...(gone.get(place) ?? []), op.a]);
+      } else if (op.kind === 'insert' && !pairs.has(op.b) && refOfLine(after[op.b]!)) {
+        const place = placeOf(trees.after, op.b);
+        drawn.set(place, [...(drawn.get(place) ?? []), op.b]);
+      }
     }
-    if (op.kind === 'delete') {
-      if (!pairedDeletes.has(op.a) && !refOfLine(before[op.a]!)) hunkDeletes.push(op.a);
-      continue;
+    for (const [place, as] of gone) {
+      const bs = drawn.get(place) ?? [];
+      if (as.length !== bs.length) continue;
+      as.forEach((a, i) => {
+        const b = bs[i]!;
+        if (withoutRef(before[a]!) === withoutRef(after[b]!)) rerefs.set(b, a);
+        else if (shapeOf(before[a]!) === shapeOf(after[b]!)) pairs.set(b, a);
+        else return;
+        pairedDeletes.add(a);
+      });
     }
-    if (pairs.has(op.b) || refOfLine(after[op.b]!)) continue;
-    const shape = shapeOf(after[op.b]!);
-    const index = hunkDeletes.findIndex((a) => shapeOf(before[a]!) === shape);
-    if (index >= 0) {
-      const [a] = hunkDeletes.splice(index, 1);
-      pairs.set(op.b, a!);
-      pairedDeletes.add(a!);
+    // Lines without refs (text, headings) pair up with a neighbour of the same shape in their hunk.
+    const hunkDeletes: number[] = [];
+    for (const op of hunk) {
+      if (op.kind === 'delete') {
+        if (!pairedDeletes.has(op.a) && !refOfLine(before[op.a]!)) hunkDeletes.push(op.a);
+        continue;
+      }
+      if (op.kind !== 'insert' || pairs.has(op.b) || rerefs.has(op.b) || refOfLine(after[op.b]!)) continue;
+      const shape = shapeOf(after[op.b]!);
+      const index = hunkDeletes.findIndex((a) => shapeOf(before[a]!) === shape);
+      if (index >= 0) {
+        const [a] = hunkDeletes.splice(index, 1);
+        pairs.set(op.b, a!);
+        pairedDeletes.add(a!);
+      }
     }
   }
-  return pairs;
+  return { pairs, rerefs };
 }
 
-/** The unchanged ancestors (by indentation) of a position in the new snapshot, nearest last. */
-function ancestorsAt(after: readonly string[], position: number, indent: number, unchanged: Set<number>): number[] {
-  const found: number[] = [];
-  let wanted = indent;
-  for (let i = position - 1; i >= 0 && wanted > 0 && found.length < CONTEXT_ANCESTORS; i--) {
-    const depth = indentOfLine(after[i]!);
-    if (depth < wanted) {
-      if (unchanged.has(i)) found.push(i);
-      wanted = depth;
-    }
-  }
-  return found.reverse();
-}
+/** A removed line that says nothing once its ref is counted: it has a ref, or no name. */
+const quietWhenRemoved = (line: string) => !!refOfLine(line) || !nameOfLine(line);
 
 /** The diff between two snapshots of one document, or undefined when they share too little. */
 export function diffSnapshots(
@@ -108,47 +154,76 @@ export function diffSnapshots(
 ): SnapshotDiff | undefined {
   const ops = diffLines(before.lines, after.lines, maxEdits);
   if (!ops) return undefined;
-  const pairs = pairChanges(ops, before.lines, after.lines);
-  const pairedDeletes = new Set(pairs.values());
-  const unchanged = new Set<number>();
-  for (const op of ops) if (op.kind === 'equal') unchanged.add(op.b);
-
-  const diff: SnapshotDiff = { added: 0, removed: 0, changed: 0, entries: [] };
+  const trees = { before: treeOf(before.lines), after: treeOf(after.lines) };
+  const { pairs, rerefs } = pairChanges(ops, trees);
+  const pairedDeletes = new Set([...pairs.values(), ...rerefs.values()]);
+  const diff: SnapshotDiff = {
+    added: 0,
+    removed: 0,
+    changed: 0,
+    entries: [],
+    newRefs: [],
+    removedRefs: [],
+    removedQuiet: 0,
+  };
   if (before.url !== after.url) diff.url = { from: before.url, to: after.url };
   if (before.title !== after.title) diff.title = { from: before.title, to: after.title };
-  const shownContext = new Set<number>();
-  let nextAfter = 0;
-  let inHunk = false;
-  for (const op of ops) {
-    if (op.kind === 'equal') {
-      nextAfter = op.b + 1;
-      inHunk = false;
-      continue;
-    }
-    if (op.kind === 'delete' && pairedDeletes.has(op.a)) continue;
-    const line = op.kind === 'delete' ? before.lines[op.a]! : after.lines[op.b]!;
-    if (!inHunk) {
-      for (const i of ancestorsAt(after.lines, nextAfter, indentOfLine(line), unchanged)) {
-        if (shownContext.has(i)) continue;
-        shownContext.add(i);
-        diff.entries.push({ kind: 'context', line: after.lines[i]! });
+
+  const removedLines = ops.filter((op) => op.kind === 'delete' && !pairedDeletes.has(op.a)).length;
+  const bulkRemoved = removedLines > BULK_REMOVED;
+  // The top level needs saying only after some other place.
+  let lastPlace = '';
+  for (const hunk of hunksOf(ops)) {
+    // The lines this hunk prints, each with where it is; a line under the one before it needs no place of its own.
+    let run: { lines: DiffEntry[]; place: string; depth: number } | undefined;
+    const flush = () => {
+      if (!run) return;
+      if (run.place !== lastPlace) diff.entries.push({ kind: 'place', line: placeLine(run.place) });
+      lastPlace = run.place;
+      const outdented = outdentRun(run.lines.map((entry) => entry.line));
+      run.lines.forEach((entry, i) => diff.entries.push({ ...entry, line: outdented[i]! }));
+      run = undefined;
+    };
+    for (const op of hunk) {
+      let entry: DiffEntry;
+      let place: () => string;
+      if (op.kind === 'delete') {
+        if (pairedDeletes.has(op.a)) continue;
+        const line = before.lines[op.a]!;
+        diff.removed++;
+        if (bulkRemoved && quietWhenRemoved(line)) {
+          const ref = refOfLine(line);
+          if (ref) diff.removedRefs.push(ref);
+          diff.removedQuiet++;
+          continue;
+        }
+        entry = { kind: 'removed', line };
+        place = () => placeOf(trees.before, op.a);
+      } else if (op.kind === 'insert') {
+        const line = after.lines[op.b]!;
+        const redrawn = rerefs.get(op.b);
+        if (redrawn !== undefined) {
+          diff.newRefs.push([refOfLine(before.lines[redrawn]!)!, refOfLine(line)!]);
+          continue;
+        }
+        const was = pairs.get(op.b);
+        if (was === undefined) {
+          diff.added++;
+          entry = { kind: 'added', line };
+        } else {
+          diff.changed++;
+          entry = { kind: 'changed', line, was: before.lines[was]! };
+        }
+        place = () => placeOf(trees.after, op.b);
+      } else continue;
+      const depth = indentOfLine(entry.line);
+      if (run && depth >= run.depth) run.lines.push(entry);
+      else {
+        flush();
+        run = { lines: [entry], place: place(), depth };
       }
-      inHunk = true;
     }
-    if (op.kind === 'delete') {
-      diff.removed++;
-      diff.entries.push({ kind: 'removed', line });
-      continue;
-    }
-    nextAfter = op.b + 1;
-    const was = pairs.get(op.b);
-    if (was === undefined) {
-      diff.added++;
-      diff.entries.push({ kind: 'added', line });
-    } else {
-      diff.changed++;
-      diff.entries.push({ kind: 'changed', line, was: before.lines[was]! });
-    }
+    flush();
   }
   return diff;
 }
@@ -181,9 +256,10 @@ const keyOf = (mark: string) => mark.replace(/=.*\]$/, ']');
 /**
  * What a changed line used to say, as briefly as still makes sense: only the name and the marks
  * that differ (`was: "Clicked 0 times."`, `was: [expanded=false]`, `was: no [checked]`); the
- * whole old line when the role changed.
+ * whole old line when the role changed. Without `names`, an old name is left out, and a line whose
+ * name alone changed gets ''.
  */
-export function describeWas(line: string, was: string): string {
+export function describeWas(line: string, was: string, names = true): string {
   const now = line.trim();
   const then = was.trim();
   if (now === then) return 'moved';
@@ -191,9 +267,10 @@ export function describeWas(line: string, was: string): string {
   const before = statesOf(then);
   if (!after.role || after.role !== before.role) return `was: ${then}`;
   const parts: string[] = [];
-  if (before.name !== after.name) parts.push(before.name || 'no name');
+  if (before.name !== after.name && names) parts.push(before.name || 'no name');
   const gone = before.states.filter((mark) => !after.states.includes(mark));
   parts.push(...gone);
+  if (!parts.length && before.name !== after.name) return '';
   if (!parts.length) {
     const added = after.states.filter((mark) => !before.states.includes(mark));
     parts.push(`no ${added.map(keyOf).join(' ')}`);
@@ -202,50 +279,99 @@ export function describeWas(line: string, was: string): string {
 }
 
 export function isEmptyDiff(diff: SnapshotDiff): boolean {
-  return diff.entries.length === 0 && !diff.url && !diff.title;
+  return diff.entries.length === 0 && !diff.newRefs.length && !diff.removedQuiet && !diff.url && !diff.title;
+}
+
+/** `e7 e8 e9` → `e7–e9`: runs of consecutive refs of one document. */
+function refRuns(refs: readonly string[]): string[] {
+  const runs: string[] = [];
+  let first = '';
+  let last = '';
+  let lastNumber = NaN;
+  let prefix = '';
+  for (const ref of refs) {
+    const [, p = '', n = ''] = /^(.*?)(\d+)$/.exec(ref) ?? [];
+    if (first && p === prefix && Number(n) === lastNumber + 1) {
+      last = ref;
+      lastNumber++;
+      continue;
+    }
+    if (first) runs.push(first === last ? first : `${first}–${last}`);
+    first = last = ref;
+    prefix = p;
+    lastNumber = n ? Number(n) : NaN;
+  }
+  if (first) runs.push(first === last ? first : `${first}–${last}`);
+  return runs;
+}
+
+/** `e7→e17, e8→e18` → `e7–e8 → e17–e18`: mapped runs kept together while both sides run on. */
+function refMapping(pairs: readonly [string, string][]): string {
+  const parts: string[] = [];
+  let from: string[] = [];
+  let to: string[] = [];
+  const flush = () => {
+    if (from.length) parts.push(`${refRuns(from)[0]} → ${refRuns(to)[0]}`);
+    from = [];
+    to = [];
+  };
+  for (const [a, b] of pairs) {
+    const next = [...from, a];
+    const nextTo = [...to, b];
+    if (from.length && (refRuns(next).length > 1 || refRuns(nextTo).length > 1)) flush();
+    from.push(a);
+    to.push(b);
+  }
+  flush();
+  return parts.join(', ');
 }
 
 /**
- * The diff as text: `+` added, `-` removed, `~` changed, two spaces for context lines. Refs not
+ * The diff as text: at most one header line (a url or title change, or that nothing changed), then
+ * `# in …` place lines and the lines they hold: `+` added, `-` removed, `~` changed. Refs not
  * shown are unchanged; the format says that once (SPEC §4), not every answer.
  */
 export function formatDiff(diff: SnapshotDiff, maxChars = 0): string {
-  const counts = [
-    diff.changed ? `${diff.changed} changed` : '',
-    diff.added ? `${diff.added} added` : '',
-    diff.removed ? `${diff.removed} removed` : '',
-  ].filter(Boolean);
   const header: string[] = [];
-  if (diff.url) header.push(`# url: ${neutraliseText(diff.url.from)} → ${neutraliseText(diff.url.to)}`);
-  if (diff.title) header.push(`# title: ${neutraliseText(diff.title.to)}`);
-  if (!counts.length) {
-    header.push('# no changes since the previous snapshot');
-    return header.join('\n');
-  }
-  header.push(`# changes: ${counts.join(', ')}`);
+  if (diff.url) header.push(`url: ${neutraliseText(diff.url.from)} → ${neutraliseText(diff.url.to)}`);
+  if (diff.title) header.push(`title: ${neutraliseText(diff.title.to)}`);
+  const changed = diff.entries.length || diff.newRefs.length || diff.removedQuiet;
+  if (!changed && !header.length) header.push('no changes since the previous snapshot');
+  const head = header.length ? [`# ${header.join(' · ')}`] : [];
   const body = diff.entries.map((entry) => {
     switch (entry.kind) {
-      case 'context':
-        return `  ${entry.line}`;
+      case 'place':
+        return entry.line;
       case 'added':
         return `+ ${entry.line}`;
       case 'removed':
         return `- ${entry.line}`;
-      case 'changed':
-        return `~ ${entry.line} (${describeWas(entry.line, entry.was)})`;
+      case 'changed': {
+        const was = describeWas(entry.line, entry.was, diff.changed <= BULK_CHANGED);
+        return was ? `~ ${entry.line} (${was})` : `~ ${entry.line}`;
+      }
     }
   });
-  const head = header.join('\n');
-  let used = head.length;
-  const kept: string[] = [];
+  if (diff.removedQuiet) {
+    const refs = diff.removedRefs.length ? `, refs ${refRuns(diff.removedRefs).join(', ')}` : '';
+    const more = diff.removed > diff.removedQuiet ? ' more' : '';
+    body.push(`# ${diff.removedQuiet}${more} lines removed${refs}`);
+  }
+  if (diff.newRefs.length)
+    body.push(
+      `# ${diff.newRefs.length} ${diff.newRefs.length === 1 ? 'line redrawn as it was' : 'lines redrawn as they were'}, new refs: ${refMapping(diff.newRefs)}`,
+    );
+  let used = head.join('\n').length;
+  const kept: string[] = [...head];
   for (const line of body) {
     if (maxChars > 0 && used + line.length + 1 > maxChars) break;
     kept.push(line);
     used += line.length + 1;
   }
-  const omitted = body.length - kept.length;
-  const tail = omitted
-    ? `\n# … ${omitted} more changed lines (budget ${maxChars} characters). Call snapshot, or find, to read the rest.`
-    : '';
-  return `${head}\n${kept.join('\n')}${tail}`;
+  const omitted = body.length + head.length - kept.length;
+  if (omitted)
+    kept.push(
+      `# … ${omitted} more changed lines (budget ${maxChars} characters). Call snapshot, or find, to read the rest.`,
+    );
+  return kept.join('\n');
 }

@@ -1,12 +1,12 @@
 /**
- * How a snapshot reads to the model: a two-line header, the tree, and — over budget — a visible
+ * How a snapshot reads to the model: a one-line header, the tree, and — over budget — a visible
  * cut that says how to narrow. `find` greps the same lines.
  */
 import { neutraliseText } from '../shared/text/line';
 import { isCommentLine, roleOfLine, withoutRefs } from '../page/snapshot-line';
+import { placeLine, placeOf, treeOf } from './line-place';
 
 export const DEFAULT_MAX_CHARS = 24_000;
-export const DEFAULT_FIND_CONTEXT = 2;
 
 export interface SnapshotText {
   title: string;
@@ -14,8 +14,9 @@ export interface SnapshotText {
   lines: readonly string[];
 }
 
-export function snapshotHeader(snapshot: Pick<SnapshotText, 'title' | 'url'>): string {
-  return `# snapshot — ${neutraliseText(snapshot.title)}\n# ${neutraliseText(snapshot.url)}`;
+/** One line: the title, and the url without the origin that the untrusted wrapper around it names. */
+export function snapshotHeader(snapshot: Pick<SnapshotText, 'title' | 'url'>, origin = ''): string {
+  return `# snapshot — ${neutraliseText(snapshot.title)} · ${neutraliseText(urlWithin(snapshot.url, origin))}`;
 }
 
 /** Lines that fit in `budget` characters (newlines counted), and how many did not. */
@@ -36,8 +37,8 @@ function fit(lines: readonly string[], budget: number): { kept: string[]; omitte
 const NOTE_ROOM = 320;
 
 /** The snapshot as the model reads it, cut visibly when over `maxChars` (0 = no budget). */
-export function formatSnapshot(snapshot: SnapshotText, maxChars = DEFAULT_MAX_CHARS): string {
-  const header = snapshotHeader(snapshot);
+export function formatSnapshot(snapshot: SnapshotText, maxChars = DEFAULT_MAX_CHARS, origin = ''): string {
+  const header = snapshotHeader(snapshot, origin);
   const body = snapshot.lines.join('\n');
   if (maxChars === 0 || header.length + 1 + body.length <= maxChars) return body ? `${header}\n${body}` : header;
   const { kept, omitted, omittedChars } = fit(snapshot.lines, Math.max(0, maxChars - header.length - 1 - NOTE_ROOM));
@@ -51,14 +52,27 @@ export function formatSnapshot(snapshot: SnapshotText, maxChars = DEFAULT_MAX_CH
 export interface FindQuery {
   text?: string;
   role?: string;
+  /** Lines around each match; absent or 0: each match under its place instead. */
   context?: number;
 }
 
-/** Lines of `lines` that match, each with `context` lines around it; overlapping groups merge. */
-export function findLines(lines: readonly string[], query: FindQuery): { groups: string[][]; matches: number } {
+export interface Found {
+  /** Each group: lines around matches (`context`), or a place line and the matches it holds. */
+  groups: string[][];
+  matches: number;
+  /** Groups start with their place line, so they need no separator. */
+  placed: boolean;
+}
+
+/**
+ * Lines of `lines` that match. With `context`, each with that many lines around it, overlapping
+ * groups merged; without, each match once, under the place line it shares with the matches
+ * before it (line-place.ts).
+ */
+export function findLines(lines: readonly string[], query: FindQuery): Found {
   const text = query.text?.trim().toLowerCase();
   const role = query.role?.trim().toLowerCase();
-  const context = query.context ?? DEFAULT_FIND_CONTEXT;
+  const context = query.context ?? 0;
   const hits: number[] = [];
   lines.forEach((line, index) => {
     if (role && roleOfLine(line) !== role) return;
@@ -66,6 +80,7 @@ export function findLines(lines: readonly string[], query: FindQuery): { groups:
     if (isCommentLine(line)) return;
     hits.push(index);
   });
+  if (context === 0) return { groups: placedGroups(lines, hits), matches: hits.length, placed: true };
   const groups: string[][] = [];
   let start = -1;
   let end = -1;
@@ -80,7 +95,23 @@ export function findLines(lines: readonly string[], query: FindQuery): { groups:
     }
   }
   if (start >= 0) groups.push(lines.slice(start, end + 1));
-  return { groups, matches: hits.length };
+  return { groups, matches: hits.length, placed: false };
+}
+
+function placedGroups(lines: readonly string[], hits: readonly number[]): string[][] {
+  if (!hits.length) return [];
+  const tree = treeOf(lines);
+  const groups: string[][] = [];
+  // The top level needs saying only after some other place.
+  let last = '';
+  for (const hit of hits) {
+    const place = placeOf(tree, hit);
+    if (place !== last) groups.push([placeLine(place)]);
+    else if (!groups.length) groups.push([]);
+    groups.at(-1)!.push(lines[hit]!.trimStart());
+    last = place;
+  }
+  return groups;
 }
 
 /** The url as read inside a wrapper that already names its origin: the rest of it. */
@@ -95,7 +126,7 @@ export function urlWithin(url: string, origin: string): string {
  */
 export function formatFind(
   snapshot: Pick<SnapshotText, 'title' | 'url'>,
-  found: { groups: string[][]; matches: number },
+  found: Found,
   { maxChars = DEFAULT_MAX_CHARS, origin = '' }: { maxChars?: number; origin?: string } = {},
 ): string {
   const count = `${found.matches} matching line${found.matches === 1 ? '' : 's'}`;
@@ -107,7 +138,7 @@ export function formatFind(
   for (const group of found.groups) {
     const chunk = group.join('\n');
     if (used + chunk.length + 4 > maxChars - NOTE_ROOM) break;
-    parts.push(shown ? `…\n${chunk}` : chunk);
+    parts.push(shown && !found.placed ? `…\n${chunk}` : chunk);
     used += chunk.length + 4;
     shown++;
   }

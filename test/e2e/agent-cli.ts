@@ -52,7 +52,7 @@ export const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 
 function titleOf(result: string): string {
   // Some agents hand the model the tool's result as JSON, with its line breaks escaped.
-  return /# snapshot — (.+?)(?:\\n|\n|"|$)/.exec(result)?.[1]?.trim() ?? '(no title)';
+  return /# snapshot — (.+?)(?: · |\\n|\n|"|$)/.exec(result)?.[1]?.trim() ?? '(no title)';
 }
 
 export function describeAgentCli(agent: AgentCli): void {

@@ -4,7 +4,8 @@
  * name what it has not seen. The text is read as it arrives, whichever shape it has: a whole
  * snapshot, a find answer (matched lines, maybe with context or a place after them), or a diff
  * after an action (`+` added, `~` changed with `(was: …)` or `(moved)` after it, `-` removed,
- * context lines indented). Both contenders' line shapes are understood: `- role "name" [ref=…]`,
+ * context lines indented; Tabwright's `# N lines redrawn as they were, new refs: e1–e3 → e7–e9`
+ * moves refs and `# N lines removed, refs e4–e6` removes them). Both contenders' line shapes are understood: `- role "name" [ref=…]`,
  * and Playwright MCP's element named by its own text, `- role [ref=…] [cursor=pointer]: name`, or
  * with that text as its first child when it holds more (`- role [ref=…]:` then `  - text: name`).
  */
@@ -109,9 +110,46 @@ export class Reads {
       const read = this.#reads[i]!;
       const sightings = sightingsIn(read.text, target);
       const present = sightings.find((sighting) => !sighting.removed);
-      if (present) return { ...present, linked: read.linked };
+      if (present) return this.#since(i, { ...present, linked: read.linked });
       if (sightings.length || read.whole) return undefined;
     }
     return undefined;
   }
+
+  /** A line seen in read `index` as the reads after it left its ref: moved to a new ref, or removed. */
+  #since(index: number, seen: Seen): Seen | undefined {
+    if (!seen.ref) return seen;
+    let ref = seen.ref;
+    for (const read of this.#reads.slice(index + 1)) {
+      const refs = refChanges(read.text);
+      if (refs.removed.has(ref)) return undefined;
+      ref = refs.moved.get(ref) ?? ref;
+    }
+    return { ...seen, ref };
+  }
+}
+
+/** `e7–e9` → e7, e8, e9. */
+function expand(run: string): string[] {
+  const [first, last = first] = run.split('–') as [string, string?];
+  const [, prefix = '', from = ''] = /^(.*?)(\d+)$/.exec(first) ?? [];
+  const to = /(\d+)$/.exec(last!)?.[1];
+  if (!from || !to) return [first];
+  return Array.from({ length: Number(to) - Number(from) + 1 }, (_, i) => `${prefix}${Number(from) + i}`);
+}
+
+/** The refs a Tabwright diff moved (`# … redrawn …, new refs: a → b, …`) or counted removed. */
+function refChanges(text: string): { moved: Map<string, string>; removed: Set<string> } {
+  const moved = new Map<string, string>();
+  const removed = new Set<string>();
+  for (const line of text.split('\n')) {
+    const redrawn = /^# \d+ lines? redrawn as (?:it was|they were), new refs: (.*)$/.exec(line);
+    for (const pair of redrawn?.[1]!.split(', ') ?? []) {
+      const [from, to] = pair.split(' → ').map(expand) as [string[], string[]];
+      from.forEach((ref, i) => moved.set(ref, to[i]!));
+    }
+    const gone = /^# \d+(?: more)? lines removed, refs (.*)$/.exec(line);
+    for (const run of gone?.[1]!.split(', ') ?? []) for (const ref of expand(run)) removed.add(ref);
+  }
+  return { moved, removed };
 }

@@ -53,7 +53,7 @@ export class ScriptedToolServer implements ToolServer {
 }
 
 export const FIXTURE_SNAPSHOT = [
-  '# snapshot — Fixture',
+  '# snapshot — Fixture · /fixture.html',
   '- heading "Fixture" [level=1]',
   '- button "Count" [ref=e1]',
   '- textbox "Your name" [ref=e2]',

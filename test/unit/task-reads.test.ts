@@ -119,6 +119,19 @@ describe('what one side has read', () => {
     expect(reads.find({ role: 'button', name: 'Next' })).toMatchObject({ ref: 'e9' });
   });
 
+  it('follows a later diff that redrew lines with new refs, or counted them removed', () => {
+    const reads = new Reads();
+    reads.add({
+      text: '# in navigation "Pages"\n- link "Next" [ref=e15]\n- link "Last" [ref=e16]',
+      whole: false,
+      linked: false,
+    });
+    reads.add({ text: '# 8 lines redrawn as they were, new refs: e9–e16 → e19–e26', whole: false, linked: false });
+    expect(reads.find({ role: 'link', name: 'Next' })?.ref).toBe('e25');
+    reads.add({ text: '# in grid\n+ - row\n# 40 more lines removed, refs e5, e20–e25', whole: false, linked: false });
+    expect(reads.find({ role: 'link', name: 'Next' })).toBeUndefined();
+  });
+
   it('knows an element a later whole page lacks is gone', () => {
     const reads = new Reads();
     reads.add({ text: DIFF, whole: false, linked: false });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_FIND_CONTEXT, findLines, formatFind } from '../snapshot-format';
+import { findLines, formatFind } from '../snapshot-format';
 import { defineTool } from '../tool';
 import { originOf } from './page-read';
 
@@ -7,8 +7,10 @@ export const find = defineTool({
   name: 'find',
   title: 'Find on page',
   description:
-    'Search the page for elements by text and/or role and get the matching snapshot lines with their refs and a ' +
-    'few lines around each. Use it on large pages instead of reading the whole snapshot.',
+    'Search the page for elements by text and/or role and get each matching snapshot line with its ref, under a ' +
+    '`# in …` line giving its place: its parent and nearest named ancestors (`# in dialog "Edit profile" › form`; ' +
+    '`row 3` is the third row of its parent). Pass `context` for the lines around each match instead. Use it on ' +
+    'large pages instead of reading the whole snapshot.',
   effect: 'read',
   scope: 'page',
   input: z.object({
@@ -23,8 +25,8 @@ export const find = defineTool({
       .int()
       .min(0)
       .max(20)
-      .default(DEFAULT_FIND_CONTEXT)
-      .describe('Lines of context before and after each match (default 2)'),
+      .optional()
+      .describe('Lines of context before and after each match instead of its place (default: its place)'),
   }),
   async handle(args, ctx, response) {
     if (!args.text && !args.role) {

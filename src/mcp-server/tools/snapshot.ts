@@ -28,6 +28,7 @@ export const snapshot = defineTool({
   }),
   async handle(args, ctx, response) {
     const taken = await ctx.readPage(ctx.tab, { selector: args.selector });
-    response.pageText(originOf(taken.url), formatSnapshot(taken, args.maxChars));
+    const origin = originOf(taken.url);
+    response.pageText(origin, formatSnapshot(taken, args.maxChars, origin));
   },
 });

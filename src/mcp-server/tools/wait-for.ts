@@ -134,7 +134,8 @@ export const waitFor = defineTool({
     try {
       const taken = await ctx.readPage(tab);
       response.error(`${timedOut} The page now:`);
-      response.pageText(originOf(taken.url), formatSnapshot(taken));
+      const origin = originOf(taken.url);
+      response.pageText(origin, formatSnapshot(taken, undefined, origin));
     } catch (error) {
       if (!isRefusal(error)) throw error;
       response.error(`${timedOut} ${error.message}`);
