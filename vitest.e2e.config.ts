@@ -1,10 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { scratchConfigDir } from './test/scratch-config';
 
-// Tests and the brokers they start never touch the user's config directory (the kept token).
-const config = mkdtempSync(join(tmpdir(), 'tabwright-test-config-'));
+const config = scratchConfigDir();
 
 /** End-to-end tests drive real Chromium and real servers, so they run one file at a time. */
 export default defineConfig({

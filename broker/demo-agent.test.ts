@@ -37,7 +37,8 @@ describe('the demo agent’s command table', () => {
     const { io, said } = recordingIO();
     await runDemoTurn('  hello there ', io);
     await runDemoTurn('constructor', io);
-    expect(said).toEqual(['You said: hello there', 'You said: constructor']);
+    await runDemoTurn('/nonsense here', io);
+    expect(said).toEqual(['You said: hello there', 'You said: constructor', 'You said: /nonsense here']);
   });
 
   it('offers every command as a slash command, with what it takes as the hint, and runs one picked with its slash', async () => {

@@ -56,9 +56,11 @@ export async function runDemoTurn(text: string, io: TurnIO): Promise<void> {
 async function runCommand(text: string, io: TurnIO): Promise<void> {
   // "@Alpha stream 3" in a room is "stream 3" said to Alpha.
   // "/help", picked from the panel's slash commands, is "help".
-  const input = stripLeadingMentions(text).replace(/^\//, '');
+  // Anything else is echoed as typed, its "/" included.
+  const said = stripLeadingMentions(text);
+  const input = said.replace(/^\//, '');
   const word = (input.split(/\s+/)[0] ?? '').toLowerCase();
   const command = Object.hasOwn(COMMANDS, word) ? COMMANDS[word] : undefined;
   if (command) return command.run(input.slice(word.length).trim(), io);
-  return io.say(`You said: ${input}`);
+  return io.say(`You said: ${said}`);
 }

@@ -1,7 +1,7 @@
 /**
  * Connector health: each enabled connector's `healthCheck` runs periodically (default every
  * 10 minutes) and on demand, and tool calls report what they learn (a sign-in page, a success).
- * The status is said in words in Settings: healthy, signed out, failing: reason.
+ * Settings says the status in words (sidepanel/views/connector-status.ts).
  */
 import { AuthExpiredError, type Connector } from './sdk';
 
@@ -14,25 +14,6 @@ export interface ConnectorStatus {
   /** Where the user signs in, when signed out. */
   signInUrl?: string;
   checkedAt?: number;
-}
-
-export function describeStatus(status: ConnectorStatus): string {
-  switch (status.state) {
-    case 'healthy':
-      return 'healthy';
-    case 'signed-out':
-      return 'signed out';
-    case 'failing':
-      return `failing: ${status.reason ?? 'unknown error'}`;
-    case 'checking':
-      return 'checking…';
-    case 'no-site':
-      return 'no site yet';
-    case 'not-allowed':
-      return `site not allowed${status.reason ? `: ${status.reason}` : ''}`;
-    default:
-      return 'not checked yet';
-  }
 }
 
 export interface HealthProbe {

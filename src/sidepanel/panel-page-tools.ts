@@ -43,6 +43,8 @@ export function startPageTools(options: PanelPageToolsOptions): PanelPageTools {
     gates: options.gates,
     grants: options.grants,
     tabQueue: options.tabQueue,
+    // A site's tool left out for a bad schema, or a read that failed, is the site author's to see.
+    log: (message) => console.warn('Tabwright page tools:', message),
     timers: {
       setInterval: (fn, ms) => setInterval(fn, ms),
       clearInterval: (handle) => clearInterval(handle as ReturnType<typeof setInterval>),

@@ -26,8 +26,8 @@ import {
   allowSite,
   CHROMIUM,
   openPanelTab,
-  PANEL_PATH,
   TEST_DIST,
+  triggerSidePanel,
   waitFor,
   type Launched,
 } from './harness';
@@ -148,27 +148,7 @@ export class SidePanelTarget {
 
   /** Opens the side panel from the toolbar button on `tab`, as the person would. */
   static async open(launched: BackgroundBrowser, tab: Page): Promise<SidePanelTarget> {
-    const session = await launched.browser.newBrowserCDPSession();
-    const targets = async () =>
-      (
-        (await session.send('Target.getTargets' as never, { filter: [{}] } as never)) as {
-          targetInfos: Array<{ url: string; targetId: string; type: string }>;
-        }
-      ).targetInfos;
-    const tabTarget = (await targets()).find((target) => target.type === 'tab' && target.url === tab.url());
-    if (!tabTarget) throw new Error(`no tab target for ${tab.url()}`);
-    await session.send(
-      'Extensions.triggerAction' as never,
-      { id: launched.extensionId, targetId: tabTarget.targetId } as never,
-    );
-    const panelUrl = `chrome-extension://${launched.extensionId}/${PANEL_PATH}`;
-    let id = '';
-    await waitFor(async () => {
-      id =
-        (await targets()).find((target) => target.type === 'page' && target.url.startsWith(panelUrl))?.targetId ?? '';
-      return id !== '';
-    });
-    await session.detach();
+    const id = await triggerSidePanel(launched.browser, launched.extensionId, tab);
     const socket = new WebSocket(`ws://${launched.devtools}/devtools/page/${id}`);
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
     return new SidePanelTarget(socket);

@@ -73,6 +73,7 @@ export function backgroundAdapter(
       if (timing) timings.push({ tool, ...timing });
       return { text: textOf(result), isError: result.isError === true };
     },
+    read: () => ({ tool: 'snapshot', args: {} }),
     find: (target) => ({ tool: 'find', args: { text: target.name } }),
     actsByTarget: true,
     act: (step, refs) => tabwrightCalls(step, refs.on, refs.to),

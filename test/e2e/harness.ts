@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Worker } from 'playwright-core';
 import type english from '../../public/_locales/en/messages.json';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -101,6 +101,11 @@ export async function openRealSidePanel(launched: Launched, tab: Page): Promise<
   });
   const browser = launched.context.browser();
   if (!browser) throw new Error('no browser-level CDP session for a persistent context');
+  return triggerSidePanel(browser, launched.extensionId, tab);
+}
+
+/** Presses the extension's toolbar button on `tab` and resolves with the side panel's CDP target id. */
+export async function triggerSidePanel(browser: Browser, extensionId: string, tab: Page): Promise<string> {
   const session = await browser.newBrowserCDPSession();
   const listTargets = async () =>
     (
@@ -111,11 +116,8 @@ export async function openRealSidePanel(launched: Launched, tab: Page): Promise<
   // triggerAction needs the *tab* target that wraps the page, not the page target itself.
   const tabTarget = (await listTargets()).find((target) => target.type === 'tab' && target.url === tab.url());
   if (!tabTarget) throw new Error(`no tab target for ${tab.url()}`);
-  const panelUrl = `chrome-extension://${launched.extensionId}/${PANEL_PATH}`;
-  await session.send(
-    'Extensions.triggerAction' as never,
-    { id: launched.extensionId, targetId: tabTarget.targetId } as never,
-  );
+  const panelUrl = `chrome-extension://${extensionId}/${PANEL_PATH}`;
+  await session.send('Extensions.triggerAction' as never, { id: extensionId, targetId: tabTarget.targetId } as never);
   let panelTarget = '';
   await waitFor(async () => {
     panelTarget = (await listTargets()).find((target) => target.url.startsWith(panelUrl))?.targetId ?? '';

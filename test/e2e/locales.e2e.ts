@@ -156,6 +156,10 @@ describe('the panel in Traditional Chinese (Taiwan)', () => {
     await actMode.waitFor();
     expect(await panel.getByRole('textbox', { name: '要允許的網站', exact: true }).count()).toBe(1);
     expect(await panel.getByRole('button', { name: '允許網站', exact: true }).count()).toBe(1);
+    // Each connector's health, collapsed or not, is said in Chinese too.
+    const statuses = await panel.locator('.connector-status').allTextContents();
+    expect(statuses.length).toBeGreaterThan(0);
+    for (const status of statuses) expect(status).toMatch(/：(尚未檢查|檢查中|尚未設定網站)/);
     await expectFits(panel, 'settings');
   });
 });

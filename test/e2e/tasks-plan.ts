@@ -4,8 +4,16 @@
  * contender's adapter says which tool calls a step becomes. Every call the plan makes is counted
  * (calls, characters of the answers the agent reads, wall time); opening the page and reading the
  * page's state afterwards are the test's own business and are not counted.
+ *
+ * One rule for every contender, the one an agent follows: a task starts with one read of the page
+ * (a snapshot); a step acts on a target only if a line showing it was in an earlier answer on that
+ * side (tasks-reads.ts), by the ref the line prints, or by its role and name when it prints none
+ * and the contender's tools take that. A target not read yet is looked up (the contender's find)
+ * and, when that does not show it either, looked up again a few times (a menu still opening). The
+ * lookups are calls like any other, counted.
  */
 import type { Page } from 'playwright-core';
+import { Reads } from './tasks-reads';
 
 /** An element as an agent finds it: its role (either tree's, where they differ) and its name. */
 export interface Target {
@@ -15,8 +23,8 @@ export interface Target {
   prefix?: boolean;
   /**
    * Nothing on the page marks the element as one to act on (a plain table cell whose row a
-   * container's listener selects), so its line may carry no ref: a contender that acts on such a
-   * line by its role and name does so. Elsewhere a line without a ref fails the task.
+   * container's listener selects), so its line may carry no ref. Any other target's line should
+   * carry one: a run lists the targets it acted on by role and name without being marked so.
    */
   unmarked?: boolean;
 }
@@ -78,16 +86,16 @@ export interface ToolAnswer {
   text: string;
   isError: boolean;
   /**
-   * Characters of the files the answer links to instead of saying (Playwright MCP's page
-   * snapshot after an action): what an agent reads too when it looks at the outcome.
+   * The files the answer links to instead of saying (Playwright MCP's page snapshot after an
+   * action), each a whole page: what an agent reads too when it looks at the outcome.
    */
-  linkedChars?: number;
+  linked?: string[];
 }
 
 /** A found element: by the ref its line carries, or by the role and name its line prints when it has no ref. */
 export type Handle = { ref: string } | { target: { role: string; name: string } };
 
-/** The elements a step acts on, as the contender's find showed them. */
+/** The elements a step acts on, as the contender's answers showed them. */
 export interface Resolved {
   on: Handle;
   to?: Handle;
@@ -98,9 +106,11 @@ export interface Adapter {
   /** Opens the task's page and answers with the test's own handle on it (not counted). */
   open(url: string): Promise<Page>;
   call(call: ToolCall): Promise<ToolAnswer>;
-  /** The read that looks for a target. */
+  /** The read a task starts with: the whole page. */
+  read(): ToolCall;
+  /** The read that looks for a target not seen yet. */
   find(target: Target): ToolCall;
-  /** Acts on a found line without a ref by its role and name, as the contender's tools document. */
+  /** Acts on a line without a ref by its role and name, as the contender's tools document. */
   actsByTarget?: boolean;
   /** The calls one step becomes. */
   act(step: Step, refs: Resolved): ToolCall[];
@@ -116,9 +126,15 @@ export interface TaskRun {
   task: string;
   completed: boolean;
   chars: number;
-  /** `chars` plus the linked files' characters (ToolAnswer.linkedChars). */
+  /** `chars` plus the linked files' characters (ToolAnswer.linked). */
   withLinked: number;
   calls: number;
+  /** Of the calls, the lookups (find) made for targets the answers had not shown yet. */
+  lookups: number;
+  /** Targets acted on that were seen only in a linked file, never in an answer itself. */
+  seenOnlyLinked: number;
+  /** Targets not marked `unmarked` whose line had no ref, so they were acted on by role and name. */
+  withoutRef: string[];
   ms: number;
   /** Why it did not complete. */
   failure?: string;
@@ -131,37 +147,6 @@ const FIND_RETRIES = 3;
 const FIND_PAUSE_MS = 400;
 /** How long the page may take to settle into the expected state after the last step. */
 const STATE_WAIT_MS = 3_000;
-
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/**
- * The ref on the first line that shows `target`: `- role "name" … [ref=…]` in either snapshot
- * format, or, in Playwright MCP's, `- role [ref=…] [cursor=pointer]: name` (an element named by its
- * own text, printed after the colon, quoted when it holds YAML's special characters).
- */
-export function refFor(text: string, target: Target): string | undefined {
-  const roles = [target.role].flat().map(escape).join('|');
-  const name = escape(target.name) + (target.prefix ? '[^"]*' : '');
-  const quoted = new RegExp(`^\\s*- (?:${roles}) "${name}"(?=[\\s:\\[]|$).*?\\[ref=([^\\]\\s]+)\\]`);
-  const afterColon = new RegExp(`^\\s*- (?:${roles}) \\[ref=([^\\]\\s]+)\\](?: \\[[^\\]]*\\])*: ("?)${name}\\2\\s*$`);
-  for (const candidate of text.split('\n')) {
-    const ref = quoted.exec(candidate)?.[1] ?? afterColon.exec(candidate)?.[1];
-    if (ref) return ref;
-  }
-  return undefined;
-}
-
-/** The role and name of the first line that shows `target` without a ref, as `- role "name"`. */
-export function printedLineFor(text: string, target: Target): { role: string; name: string } | undefined {
-  const roles = [target.role].flat().map(escape).join('|');
-  const name = escape(target.name) + (target.prefix ? '[^"]*' : '');
-  const line = new RegExp(`^\\s*- (${roles}) "(${name})"(?: \\[[^\\]]*\\])*$`);
-  for (const candidate of text.split('\n')) {
-    const match = line.exec(candidate);
-    if (match && !candidate.includes('[ref=')) return { role: match[1]!, name: match[2]! };
-  }
-  return undefined;
-}
 
 export function describeTarget(target: Target): string {
   return `${[target.role].flat()[0]} "${target.name}${target.prefix ? '…' : ''}"`;
@@ -187,26 +172,37 @@ export async function settledState(page: Page, task: Task): Promise<unknown> {
 
 export async function runTask(task: Task, adapter: Adapter, baseUrl: string): Promise<TaskRun> {
   const page = await adapter.open(`${baseUrl}${task.page}`);
+  const reads = new Reads();
   let chars = 0;
   let linked = 0;
   let calls = 0;
-  const call = async (toolCall: ToolCall): Promise<string> => {
+  let lookups = 0;
+  let seenOnlyLinked = 0;
+  const withoutRef: string[] = [];
+  const call = async (toolCall: ToolCall, whole = false): Promise<void> => {
     calls++;
     const answer = await adapter.call(toolCall);
     chars += answer.text.length;
-    linked += answer.linkedChars ?? 0;
+    reads.add({ text: answer.text, whole, linked: false });
+    for (const file of answer.linked ?? []) {
+      linked += file.length;
+      reads.add({ text: file, whole: true, linked: true });
+    }
     if (answer.isError) throw new StepFailure(`${toolCall.tool} failed: ${answer.text.slice(0, 600)}`);
-    return answer.text;
   };
-  const locate = async (target: Target): Promise<Handle> => {
+  const handleFor = async (target: Target): Promise<Handle> => {
     for (let attempt = 0; ; attempt++) {
-      const found = await call(adapter.find(target));
-      const ref = refFor(found, target);
-      if (ref) return { ref };
-      const line = target.unmarked && adapter.actsByTarget ? printedLineFor(found, target) : undefined;
-      if (line) return { target: line };
-      if (attempt === FIND_RETRIES) throw new StepFailure(`${describeTarget(target)} is not on the page`);
-      await sleep(FIND_PAUSE_MS);
+      const seen = reads.find(target);
+      if (seen && (seen.ref || adapter.actsByTarget)) {
+        if (seen.linked) seenOnlyLinked++;
+        if (seen.ref) return { ref: seen.ref };
+        if (!target.unmarked) withoutRef.push(describeTarget(target));
+        return { target: { role: seen.role, name: seen.name } };
+      }
+      if (attempt > FIND_RETRIES) throw new StepFailure(`${describeTarget(target)} is not on the page`);
+      if (attempt > 0) await sleep(FIND_PAUSE_MS);
+      lookups++;
+      await call(adapter.find(target));
     }
   };
   try {
@@ -214,9 +210,10 @@ export async function runTask(task: Task, adapter: Adapter, baseUrl: string): Pr
     const started = performance.now();
     let failure: string | undefined;
     try {
+      await call(adapter.read(), true);
       for (const step of task.steps) {
-        const refs: Resolved = { on: await locate(step.on) };
-        if (step.do === 'drag') refs.to = await locate(step.to);
+        const refs: Resolved = { on: await handleFor(step.on) };
+        if (step.do === 'drag') refs.to = await handleFor(step.to);
         for (const toolCall of adapter.act(step, refs)) await call(toolCall);
       }
     } catch (error) {
@@ -236,6 +233,9 @@ export async function runTask(task: Task, adapter: Adapter, baseUrl: string): Pr
       chars,
       withLinked: chars + linked,
       calls,
+      lookups,
+      seenOnlyLinked,
+      withoutRef,
       ms,
       state,
       ...(failure ? { failure } : {}),

@@ -11,6 +11,7 @@ import { base64Of, type Adapter, type Handle, type Step, type ToolCall } from '.
 /**
  * How a plan step maps onto Tabwright's tools (an element named by `ref`, or by `target: { role, name }`
  * when its line has no ref, as the tools document for a cell or list item a script makes clickable):
+ * - the opening read → `snapshot {}`
  * - find → `find { text: name }` (the lines that match, with refs and a little context)
  * - click → `click { ref, dialog?, double? }`; the dialog answer goes with the action that opens it
  * - hover → `hover { ref }`
@@ -76,6 +77,7 @@ export function tabwrightAdapter(rig: ActionRig): Adapter {
       const result = await rig.call(tool, args);
       return { text: textOf(result), isError: result.isError === true };
     },
+    read: () => ({ tool: 'snapshot', args: {} }),
     find: (target) => ({ tool: 'find', args: { text: target.name } }),
     actsByTarget: true,
     act: (step, refs) => tabwrightCalls(step, refs.on, refs.to),

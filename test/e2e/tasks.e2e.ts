@@ -1,7 +1,8 @@
 /**
  * The task suite through Tabwright: every task's plan carried out with tools called over the real
- * tunnel, on pages built from real component libraries, and the page's state checked afterwards
- * through the library's own API. A dialog that reaches the browser instead of being answered by the
+ * tunnel by the rule an agent follows (a snapshot first, then only targets it has read, looked up
+ * with find when it has not), on pages built from real component libraries, and the page's state
+ * checked afterwards through the library's own API. A dialog that reaches the browser instead of being answered by the
  * action that opened it fails its task.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,6 +46,8 @@ describe('task suite', () => {
       expect(run.failure, JSON.stringify(run)).toBeUndefined();
       expect(run.state).toEqual(task.expected);
       expect(run.completed).toBe(true);
+      // Only a target nothing marks as one to act on may show no ref where the agent read it.
+      expect(run.withoutRef).toEqual([]);
     });
   }
 });

@@ -3,7 +3,7 @@
  * plus recipe import (paste or file) with the document's problems listed. Also the sign-in prompt
  * shown when a connector finds the user signed out.
  */
-import { describeStatus } from '../../connectors/health';
+import { describeStatus } from './connector-status';
 import type { ConnectorHub } from '../../connectors/hub';
 import type { Connector } from '../../connectors/sdk';
 import { h } from '../dom';
