@@ -107,3 +107,54 @@ export function benchmarkReply(targetBytes = 200 * 1024): string {
   }
   return parts.join('\n');
 }
+
+/** Every marker starts so; nothing else in the reply does. */
+export const MARKER_PREFIX = 'zq';
+/** A marker's ordinal: base 36, three digits (46,656 chunks at most). */
+const ORDINAL_DIGITS = 3;
+/**
+ * A word that shows as itself wherever it is: after a space, bracket or quote (not a backtick,
+ * which would make it a fence's language), and not followed by what makes it part of a name or URL.
+ */
+const MARKABLE_WORD = /(?<=[ \n"'[(])[a-z]{5,}(?![\w:])/g;
+
+/**
+ * `text` with one word in each of the `count` pieces the peer splits it into (equal lengths,
+ * as `splitInto`) overwritten by a marker naming the piece, `zq` and its ordinal in base 36,
+ * padded with the word's own last letters: the same length and markdown structure, so the
+ * reply renders as before, and each piece's text can be found in the DOM. Pieces without such a
+ * word stay unmarked; `marked` counts the others.
+ */
+export function markChunks(text: string, count: number): { text: string; marked: number } {
+  const size = Math.max(1, Math.ceil(text.length / count));
+  let out = '';
+  let marked = 0;
+  for (let at = 0, ordinal = 0; at < text.length; at += size, ordinal++) {
+    const piece = text.slice(at, at + size);
+    // A lookbehind sees the text before the piece too: the piece's first word counts when the one
+    // before it ends where the piece starts.
+    MARKABLE_WORD.lastIndex = 0;
+    const context = text.slice(Math.max(0, at - 1), at + size);
+    const offset = at > 0 ? 1 : 0;
+    let word: RegExpExecArray | null;
+    let chosen: RegExpExecArray | undefined;
+    while ((word = MARKABLE_WORD.exec(context)) && !chosen) {
+      const end = word.index + word[0].length;
+      // Whole inside the piece, so one socket message carries the whole marker.
+      if (word.index >= offset && (end < context.length || at + size >= text.length)) chosen = word;
+    }
+    if (!chosen) {
+      out += piece;
+      continue;
+    }
+    const start = chosen.index - offset;
+    const marker = MARKER_PREFIX + ordinal.toString(36).padStart(ORDINAL_DIGITS, '0');
+    const replaced = marker + chosen[0].slice(marker.length);
+    out += piece.slice(0, start) + replaced + piece.slice(start + replaced.length);
+    marked++;
+  }
+  return { text: out, marked };
+}
+
+/** The chunk ordinals named by markers in `text`. */
+export const MARKER_PATTERN_SOURCE = `${MARKER_PREFIX}([0-9a-z]{${ORDINAL_DIGITS}})`;

@@ -13,7 +13,7 @@ import { createNodeWebSocketUpgradeHandler } from '@agentclientprotocol/sdk/expe
 import { WebSocketServer } from 'ws';
 
 export interface ShowcaseOptions {
-  /** Documents the `stream <name> <chunks> [delayMs]` command can send. */
+  /** Documents the `stream <name> <chunks> [intervalMs]` command can send, a chunk every `intervalMs`. */
   documents?: Record<string, string>;
   /** Texts the `corpus` command sends, each as its own message. */
   corpus?: readonly string[];
@@ -187,10 +187,13 @@ export async function startShowcasePeer(options: ShowcaseOptions = {}): Promise<
           } else if (command === 'stream') {
             const [name = '', chunks = '100', delay = '0'] = rest;
             const document = options.documents?.[name] ?? '';
-            for (const piece of splitInto(document, Number(chunks))) {
+            // Kept to a schedule, not slept between: the stated rate is the rate sent, however
+            // long each send and timer takes.
+            const started = performance.now();
+            for (const [index, piece] of splitInto(document, Number(chunks)).entries()) {
               if (signal.aborted) break;
               await say(client, sessionId, piece);
-              await sleep(Number(delay), signal);
+              await sleep(started + (index + 1) * Number(delay) - performance.now(), signal);
             }
           } else if (command === 'corpus') {
             const corpus = options.corpus ?? [];

@@ -1,8 +1,10 @@
 /**
- * Runs rendering work at most once per animation frame, and no more often than every
- * `minIntervalMs` (about 12 updates a second, which still reads as live): a streamed reply then
- * costs a bounded number of screen updates per second however fast its chunks arrive (each update
- * also pays for style, layout and paint). A hidden
+ * Runs rendering work at most once per animation frame. New work waits until `minIntervalMs`
+ * after the last run (20 updates a second: text still reaches the screen within about 100 ms of
+ * arriving, and a streamed reply costs a bounded number of screen updates per second however fast
+ * its chunks come, each update also paying for style, layout and paint). Work a run left
+ * unfinished (a burst of text, a restored history) goes on in the very next frame instead: its
+ * text has waited already, and each run's budget leaves the rest of the frame to input. A hidden
  * page gets no animation frames (Chrome pauses them), yet a panel in a background tab must keep up
  * with its agents, so there a timer stands in.
  */
@@ -13,19 +15,23 @@ export class FrameScheduler {
 
   constructor(
     private readonly work: () => void,
-    private readonly minIntervalMs = 80,
+    private readonly minIntervalMs = 50,
     private readonly hiddenDelayMs = 100,
   ) {}
 
-  request(): void {
-    if (this.#pending) return;
+  /** Asks for a run; `unfinished` when the last run left work over, which then goes on next frame. */
+  request(unfinished = false): void {
+    const visible = document.visibilityState === 'visible';
+    const throttled = visible && this.#handle.timer !== undefined;
+    if (this.#pending && !(unfinished && throttled)) return;
+    if (throttled) clearTimeout(this.#handle.timer);
     this.#pending = true;
     const run = () => this.run();
-    if (document.visibilityState !== 'visible') {
+    if (!visible) {
       this.#handle = { timer: setTimeout(run, this.hiddenDelayMs) };
       return;
     }
-    const wait = this.#lastRun + this.minIntervalMs - performance.now();
+    const wait = unfinished ? 0 : this.#lastRun + this.minIntervalMs - performance.now();
     if (wait <= 0) this.#handle = { frame: requestAnimationFrame(run) };
     else this.#handle = { timer: setTimeout(() => (this.#handle = { frame: requestAnimationFrame(run) }), wait) };
   }

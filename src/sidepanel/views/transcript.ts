@@ -165,7 +165,7 @@ export class TranscriptView {
     for (const message of this.#rendering) message.refreshBusy();
     if (this.#dirty.size === 0 && this.#unbuilt.length === 0) this.#rendering.clear();
     // A burst of text renders a slice per frame until it is all shown.
-    else this.#frame.request();
+    else this.#frame.request(true);
   }
 
   #reset(): void {

@@ -1,0 +1,40 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FrameScheduler } from './frame';
+
+describe('FrameScheduler', () => {
+  beforeEach(() =>
+    vi.useFakeTimers({
+      toFake: ['setTimeout', 'clearTimeout', 'requestAnimationFrame', 'cancelAnimationFrame', 'performance'],
+    }),
+  );
+  afterEach(() => vi.useRealTimers());
+
+  it('keeps new work to one run per interval', () => {
+    const runs: number[] = [];
+    const frame = new FrameScheduler(() => runs.push(performance.now()), 50);
+    frame.request();
+    vi.advanceTimersByTime(20);
+    expect(runs).toHaveLength(1);
+    frame.request();
+    vi.advanceTimersByTime(40);
+    expect(runs).toHaveLength(1);
+    vi.advanceTimersByTime(30);
+    expect(runs).toHaveLength(2);
+    expect(runs[1]! - runs[0]!).toBeGreaterThanOrEqual(50);
+  });
+
+  it('goes on with unfinished work in the next frame, even when new work asked to wait', () => {
+    let left = 3;
+    const runs: number[] = [];
+    const frame = new FrameScheduler(() => {
+      runs.push(performance.now());
+      frame.request(); // new text arrived meanwhile
+      if (--left > 0) frame.request(true);
+    }, 50);
+    frame.request();
+    vi.advanceTimersByTime(60);
+    expect(runs).toHaveLength(3);
+    expect(runs[2]! - runs[0]!).toBeLessThan(50);
+  });
+});
