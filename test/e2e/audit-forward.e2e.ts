@@ -6,14 +6,14 @@
  * delivers: a line for what the bound dropped, then every kept entry, in chain order, repeats only
  * under the same id. Settings shows the queue and the failure, then that it got through.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBroker, type RunningBroker } from '../../broker/server';
 import type { ForwardLine } from '../../src/audit-forward/plan';
 import { GENESIS, verifyChain, type AuditCheckpoint } from '../../src/mcp-server/gates/audit-chain';
 import type { AuditEntry } from '../../src/mcp-server/gates/types';
+import { connectMcpClient } from './broker-mcp-client';
 import { startAuditCollector, type AuditCollector } from './audit-collector';
 import { addAgentThroughForm, allowSite, launchWithExtension, openPanelTab, type Launched } from './harness';
 import { closeSettings, openSettings } from './panel-helpers';
@@ -47,12 +47,7 @@ describe('audit forwarding', () => {
     // "Follow my current tab" is locked off by the policy.
     await addAgentThroughForm(panel, { name: 'Broker', url: broker.url, token: TOKEN, follow: false });
     await panel.getByRole('button', { name: /Broker: connected/ }).waitFor({ timeout: 30_000 });
-    client = new Client({ name: 'forward-client', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(broker.mcpUrl), {
-        requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
-      }),
-    );
+    client = await connectMcpClient(broker, TOKEN, 'forward-client');
   });
   afterAll(async () => {
     await client?.close().catch(() => undefined);

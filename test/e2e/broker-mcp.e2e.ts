@@ -3,11 +3,11 @@
  * official MCP TypeScript SDK lists the panel's tools and clicks a button on a fixture page, and
  * the panel's gates (act mode, allowed sites, confirmation) decide, as for any agent.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBroker, type RunningBroker } from '../../broker/server';
 import { NOT_CONNECTED } from '../../broker/tool-catalog';
+import { connectMcpClient } from './broker-mcp-client';
 import { startFixtureServer, type FixtureServer } from './fixture-server';
 import {
   addAgentThroughForm,
@@ -34,12 +34,7 @@ describe('an MCP client drives the browser through /mcp', () => {
     broker = await startBroker({ token: TOKEN, chunkDelayMs: 0 });
     fixtures = await startFixtureServer();
     launched = await launchWithExtension();
-    client = new Client({ name: 'e2e-mcp-client', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(broker.mcpUrl), {
-        requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
-      }),
-    );
+    client = await connectMcpClient(broker, TOKEN, 'e2e-mcp-client');
   });
   afterAll(async () => {
     await client?.close().catch(() => undefined);
@@ -123,15 +118,7 @@ describe('an MCP client drives the browser through /mcp', () => {
 
   it('keeps two clients with the same name apart: their own tabs, cards and audit names', async () => {
     const panel = launched.context.pages().find((candidate) => candidate.url().startsWith('chrome-extension://'))!;
-    const twin = async () => {
-      const twinClient = new Client({ name: 'Twin', version: '1.0.0' });
-      await twinClient.connect(
-        new StreamableHTTPClientTransport(new URL(broker.mcpUrl), {
-          requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
-        }),
-      );
-      return twinClient;
-    };
+    const twin = () => connectMcpClient(broker, TOKEN, 'Twin');
     const [first, second] = [await twin(), await twin()];
     try {
       const open = async (twinClient: Client, label: string) => {

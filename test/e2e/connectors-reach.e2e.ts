@@ -3,10 +3,10 @@
  * agent's next `tools/list` (an MCP client of the broker's `/mcp`, built on the official SDK) has
  * the connector's tools, and nobody pressed reconnect.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBroker, type RunningBroker } from '../../broker/server';
+import { connectMcpClient } from './broker-mcp-client';
 import { addAgentThroughForm, launchWithExtension, openPanelTab, waitFor, type Launched } from './harness';
 
 const TOKEN = 'connector-reach-token';
@@ -19,12 +19,7 @@ describe('a connector turned on reaches the connected agent', () => {
   beforeAll(async () => {
     broker = await startBroker({ token: TOKEN, chunkDelayMs: 0 });
     launched = await launchWithExtension();
-    client = new Client({ name: 'e2e-reach-client', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(broker.mcpUrl), {
-        requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
-      }),
-    );
+    client = await connectMcpClient(broker, TOKEN, 'e2e-reach-client');
   });
   afterAll(async () => {
     await client?.close().catch(() => undefined);
