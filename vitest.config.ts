@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { scratchConfigDir } from './test/scratch-config';
+import { scratchConfigDir } from './test/scratch-config.ts';
 
 const config = scratchConfigDir();
 
