@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { scratchConfigDir } from './test/scratch-config.ts';
 
@@ -16,5 +17,8 @@ export default defineConfig({
     environment: 'node',
     env: { XDG_CONFIG_HOME: config },
     testTimeout: 20_000,
+    // Vitest leaves a core free by default, which on a 2-core machine is one worker; the unit tests
+    // wait on sockets and timers often enough that two share two cores well.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

@@ -34,7 +34,14 @@ export const type = defineTool({
       ctx,
       response,
       { op: 'type', target: at.target, text: args.text, clear: args.clear, submit: args.submit },
-      { frameId: at.frameId, fallbackLine: `Typed into ${targetLabel(ctx, args)}` },
+      {
+        frameId: at.frameId,
+        // Said when the page went away before it could answer (a submit that navigated at once):
+        // a count, since only the page knows whether the field hides what is typed.
+        fallbackLine:
+          `Typed ${[...args.text].length} characters into ${targetLabel(ctx, args)}` +
+          (args.submit ? ' and pressed Enter' : ''),
+      },
     );
   },
 });
