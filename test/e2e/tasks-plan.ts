@@ -147,6 +147,7 @@ const FIND_RETRIES = 3;
 const FIND_PAUSE_MS = 400;
 /** How long the page may take to settle into the expected state after the last step. */
 const STATE_WAIT_MS = 3_000;
+const READY_WAIT_MS = 15_000;
 
 export function describeTarget(target: Target): string {
   return `${[target.role].flat()[0]} "${target.name}${target.prefix ? '…' : ''}"`;
@@ -161,12 +162,30 @@ function same(a: unknown, b: unknown): boolean {
 }
 
 /** The page's state, polled until it is the expected one or the wait is over. */
-export async function settledState(page: Page, task: Task): Promise<unknown> {
-  const deadline = Date.now() + STATE_WAIT_MS;
+/**
+ * The task's state once it matches, or as it is after a while; a task that already failed is read
+ * once, as nothing it did is still on its way.
+ */
+export async function settledState(page: Page, task: Task, failed = false): Promise<unknown> {
+  const deadline = Date.now() + (failed ? 0 : STATE_WAIT_MS);
   for (;;) {
     const state: unknown = await page.evaluate(task.state).catch((error: Error) => `unreadable: ${error.message}`);
     if (same(state, task.expected) || Date.now() > deadline) return state;
     await sleep(100);
+  }
+}
+
+/**
+ * Waits for the task's page to be ready, asking from here: the page's own timers would run a
+ * hidden tab's polls about a second apart.
+ */
+async function untilReady(page: Page, task: Task): Promise<void> {
+  const deadline = Date.now() + READY_WAIT_MS;
+  const ready = `!!(${task.ready})`;
+  // A page still loading may lose its context under the question: that is "not yet".
+  while (!(await page.evaluate<boolean>(ready).catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`${task.id}: the page was not ready within ${READY_WAIT_MS} ms`);
+    await sleep(50);
   }
 }
 
@@ -206,7 +225,7 @@ export async function runTask(task: Task, adapter: Adapter, baseUrl: string): Pr
     }
   };
   try {
-    await page.waitForFunction(task.ready, undefined, { timeout: 15_000, polling: 100 });
+    await untilReady(page, task);
     const started = performance.now();
     let failure: string | undefined;
     try {
@@ -224,7 +243,7 @@ export async function runTask(task: Task, adapter: Adapter, baseUrl: string): Pr
     if (failure) await adapter.recover?.();
     const stray = adapter.strayDialogs?.(page) ?? [];
     if (stray.length && !failure) failure = `a dialog reached the browser unanswered: ${stray.join('; ')}`;
-    const state = await settledState(page, task);
+    const state = await settledState(page, task, failure !== undefined);
     const completed = !failure && same(state, task.expected);
     if (!completed && !failure) failure = `state ${JSON.stringify(state)}, expected ${JSON.stringify(task.expected)}`;
     return {

@@ -43,6 +43,8 @@ export class NotActionable extends Error {
     readonly check: ActionCheck,
     readonly detail: string,
     readonly advice: string,
+    /** Waiting cannot change the answer, so the caller hears it at once rather than at the deadline. */
+    readonly final = false,
   ) {
     super(detail);
   }
@@ -210,7 +212,8 @@ async function stableBox(element: Element, box: DOMRect, signal: AbortSignal): P
   if (!settled) {
     throw new NotActionable('visible', 'it disappeared', 'Call snapshot again to see the page as it is now.');
   }
-  if (!sameBox(box, settled) || movingAnimation(element)) {
+  const animating = movingAnimation(element);
+  if (!sameBox(box, settled) || animating) {
     // A hidden tab draws no frames, so its animations never finish: waiting would not help.
     if (element.ownerDocument.visibilityState === 'hidden') {
       throw new NotActionable(
@@ -218,6 +221,7 @@ async function stableBox(element: Element, box: DOMRect, signal: AbortSignal): P
         'it is still moving (animating), and this tab is not in front, so Chrome draws no frames for it and the ' +
           'animation will not finish',
         FRAMES_REMEDY,
+        animating,
       );
     }
     throw new NotActionable(
@@ -289,7 +293,7 @@ export async function ensureActionable(
     try {
       return await attempt(element, options, signal);
     } catch (error) {
-      if (!(error instanceof NotActionable) || error.check === 'attached') throw error;
+      if (!(error instanceof NotActionable) || error.check === 'attached' || error.final) throw error;
       if (performance.now() >= deadline) throw error;
     }
     await sleep(pauses[Math.min(round, pauses.length - 1)]!, signal);
