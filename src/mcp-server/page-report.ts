@@ -3,6 +3,7 @@
  * when it is the same document (unless the diff would be longer than the page), else the whole
  * new page. The response builder calls this; nothing else decides it.
  */
+import { foldRows } from '../page/snapshot-rows';
 import { diffSnapshots, formatDiff } from './snapshot-diff';
 import { DEFAULT_MAX_CHARS, formatSnapshot } from './snapshot-format';
 import type { Snapshot } from './snapshot-service';
@@ -13,7 +14,11 @@ export type PageChange = { kind: 'diff'; text: string } | { kind: 'page'; text: 
 export function describeChange(before: Snapshot | undefined, after: Snapshot): PageChange {
   const full = formatSnapshot(after, DEFAULT_MAX_CHARS, originOf(after.url));
   if (before && before.documentId === after.documentId) {
-    const diff = diffSnapshots(before, after);
+    // Compared as the model reads the page: a table row is one line (snapshot-rows.ts).
+    const diff = diffSnapshots(
+      { ...before, lines: foldRows(before.lines) },
+      { ...after, lines: foldRows(after.lines) },
+    );
     const text = diff && formatDiff(diff, DEFAULT_MAX_CHARS);
     // A diff longer than the whole page reads worse than the page itself.
     if (text && text.length <= full.length) return { kind: 'diff', text };

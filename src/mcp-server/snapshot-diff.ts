@@ -12,10 +12,13 @@ import {
   isTextLine,
   nameOfLine,
   refOfLine,
+  refsOfLine,
   roleOfLine,
   TEXT_ROLE,
   withoutRef,
+  withoutRefs,
 } from '../page/snapshot-line';
+import { isFoldedRow, itemsOfRow, ITEM_SEPARATOR } from '../page/snapshot-rows';
 import { diffLines, MAX_EDITS, type Op } from './line-diff';
 import { outdentRun, placeLine, placeOf, treeOf, type Tree } from './line-place';
 
@@ -40,6 +43,8 @@ export interface SnapshotDiff {
   entries: DiffEntry[];
   /** Lines redrawn exactly as they were but with new refs: old ref → new ref, in page order. */
   newRefs: [string, string][];
+  /** How many lines those refs are on: a table row on one line has one per cell. */
+  redrawn: number;
   /** Removed lines told by their refs alone (see BULK_REMOVED), and how many lines those are. */
   removedRefs: string[];
   removedQuiet: number;
@@ -117,7 +122,7 @@ function pairChanges(
       if (as.length !== bs.length) continue;
       as.forEach((a, i) => {
         const b = bs[i]!;
-        if (withoutRef(before[a]!) === withoutRef(after[b]!)) rerefs.set(b, a);
+        if (withoutRefs(before[a]!) === withoutRefs(after[b]!)) rerefs.set(b, a);
         else if (shapeOf(before[a]!) === shapeOf(after[b]!)) pairs.set(b, a);
         else return;
         pairedDeletes.add(a);
@@ -163,6 +168,7 @@ export function diffSnapshots(
     changed: 0,
     entries: [],
     newRefs: [],
+    redrawn: 0,
     removedRefs: [],
     removedQuiet: 0,
   };
@@ -192,8 +198,7 @@ export function diffSnapshots(
         const line = before.lines[op.a]!;
         diff.removed++;
         if (bulkRemoved && quietWhenRemoved(line)) {
-          const ref = refOfLine(line);
-          if (ref) diff.removedRefs.push(ref);
+          diff.removedRefs.push(...refsOfLine(line));
           diff.removedQuiet++;
           continue;
         }
@@ -203,7 +208,9 @@ export function diffSnapshots(
         const line = after.lines[op.b]!;
         const redrawn = rerefs.get(op.b);
         if (redrawn !== undefined) {
-          diff.newRefs.push([refOfLine(before.lines[redrawn]!)!, refOfLine(line)!]);
+          const was = refsOfLine(before.lines[redrawn]!);
+          refsOfLine(line).forEach((ref, i) => diff.newRefs.push([was[i]!, ref]));
+          diff.redrawn++;
           continue;
         }
         const was = pairs.get(op.b);
@@ -263,6 +270,13 @@ export function describeWas(line: string, was: string, names = true): string {
   const now = line.trim();
   const then = was.trim();
   if (now === then) return 'moved';
+  // A row on one line: its items are its news; the old ones are told only when few lines changed.
+  if (isFoldedRow(now) && isFoldedRow(then)) {
+    const items = new Set(itemsOfRow(now).map((item) => item.text));
+    const gone = itemsOfRow(then).filter((item) => !items.has(item.text));
+    return names && gone.length ? `was: ${gone.map((item) => item.text).join(ITEM_SEPARATOR)}` : '';
+  }
+  if (isFoldedRow(now) || isFoldedRow(then)) return names ? `was: ${then}` : '';
   const after = statesOf(now);
   const before = statesOf(then);
   if (!after.role || after.role !== before.role) return `was: ${then}`;
@@ -359,7 +373,7 @@ export function formatDiff(diff: SnapshotDiff, maxChars = 0): string {
   }
   if (diff.newRefs.length)
     body.push(
-      `# ${diff.newRefs.length} ${diff.newRefs.length === 1 ? 'line redrawn as it was' : 'lines redrawn as they were'}, new refs: ${refMapping(diff.newRefs)}`,
+      `# ${diff.redrawn} ${diff.redrawn === 1 ? 'line redrawn as it was' : 'lines redrawn as they were'}, new refs: ${refMapping(diff.newRefs)}`,
     );
   let used = head.join('\n').length;
   const kept: string[] = [...head];

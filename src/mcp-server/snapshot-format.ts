@@ -1,9 +1,11 @@
 /**
- * How a snapshot reads to the model: a one-line header, the tree, and — over budget — a visible
- * cut that says how to narrow. `find` greps the same lines.
+ * How a snapshot reads to the model: a one-line header, the tree with each table row on one line,
+ * and — over budget — a visible cut that says how to narrow. `find` greps the page's own lines, a
+ * cell on a line of its own.
  */
 import { neutraliseText } from '../shared/text/line';
 import { isCommentLine, roleOfLine, withoutRefs } from '../page/snapshot-line';
+import { foldRows } from '../page/snapshot-rows';
 import { placeLine, placeOf, treeOf } from './line-place';
 
 export const DEFAULT_MAX_CHARS = 24_000;
@@ -39,9 +41,10 @@ const NOTE_ROOM = 320;
 /** The snapshot as the model reads it, cut visibly when over `maxChars` (0 = no budget). */
 export function formatSnapshot(snapshot: SnapshotText, maxChars = DEFAULT_MAX_CHARS, origin = ''): string {
   const header = snapshotHeader(snapshot, origin);
-  const body = snapshot.lines.join('\n');
+  const lines = foldRows(snapshot.lines);
+  const body = lines.join('\n');
   if (maxChars === 0 || header.length + 1 + body.length <= maxChars) return body ? `${header}\n${body}` : header;
-  const { kept, omitted, omittedChars } = fit(snapshot.lines, Math.max(0, maxChars - header.length - 1 - NOTE_ROOM));
+  const { kept, omitted, omittedChars } = fit(lines, Math.max(0, maxChars - header.length - 1 - NOTE_ROOM));
   const note =
     `# … ${omitted} more lines (${omittedChars} characters) not shown: over the ${maxChars}-character budget. ` +
     'Read one part with `selector` (CSS), search with `find` (text or role), scroll, ' +

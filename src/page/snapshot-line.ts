@@ -62,14 +62,22 @@ export function textOfLine(line: string): string {
 }
 
 const REF = /\[ref=([^\]\s]+)\]/;
+const EVERY_REF = /\[ref=([^\]\s]+)\]/g;
 const REFS = /\s\[ref=[^\]]*\]/g;
-const ROLE = /^\s*- ([^\s"[]+)/;
-const HEAD = /^- [^\s"[]+(?: "[^"]*")?/;
+// A role word holds no colon: a table row printed on one line (snapshot-rows.ts) is `- row: …`.
+const ROLE = /^\s*- ([^\s"[:]+)/;
+const HEAD = /^- [^\s"[:]+(?: "[^"]*")?/;
 const LABEL = /^\s*- (.*?)\s*\[ref=/;
-const NAME = /^\s*- (?:[^\s"[]+ )?"([^"]*)"/;
+const NAME = /^\s*- (?:[^\s"[:]+ )?"([^"]*)"/;
 
+/** The line's first ref: a table row on one line has one per cell (refsOfLine). */
 export function refOfLine(line: string): string | undefined {
   return REF.exec(line)?.[1];
+}
+
+/** Every ref the line shows, in order. */
+export function refsOfLine(line: string): string[] {
+  return Array.from(line.matchAll(EVERY_REF), (match) => match[1]!);
 }
 
 /** The line without its ` [ref=…]` marks, for matching what it says. */

@@ -198,8 +198,10 @@ export async function startActionRig(
 /** The ref of the first line that matches `pattern` (e.g. /button "Save"/) in a tool result. */
 export function refIn(text: string, pattern: RegExp): string {
   for (const line of text.split('\n')) {
-    if (!pattern.test(line)) continue;
-    const ref = /\[ref=([^\]]+)\]/.exec(line)?.[1];
+    const match = pattern.exec(line);
+    if (!match) continue;
+    // The first ref from the match on: a table row on one line holds one per item.
+    const ref = /\[ref=([^\]]+)\]/.exec(line.slice(match.index))?.[1];
     if (ref) return ref;
   }
   throw new Error(`no ref for ${pattern} in:\n${text}`);

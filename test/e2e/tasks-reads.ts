@@ -6,9 +6,11 @@
  * after an action (`+` added, `~` changed with `(was: …)` or `(moved)` after it, `-` removed,
  * context lines indented; Tabwright's `# N lines redrawn as they were, new refs: e1–e3 → e7–e9`
  * moves refs and `# N lines removed, refs e4–e6` removes them). Both contenders' line shapes are understood: `- role "name" [ref=…]`,
+ * Tabwright's table row on one line (`- row: "PO-1" [ref=e4] | "Acme" [ref=e5]`, snapshot-rows.ts),
  * and Playwright MCP's element named by its own text, `- role [ref=…] [cursor=pointer]: name`, or
  * with that text as its first child when it holds more (`- role [ref=…]:` then `  - text: name`).
  */
+import { isFoldedRow, itemsOfRow, PLAIN_CELL_ROLES } from '../../src/page/snapshot-rows';
 import type { Target } from './tasks-plan';
 
 /** One line that shows a target. */
@@ -53,13 +55,44 @@ function unmark(raw: string): { line: string; removed: boolean } {
   return { line: raw, removed: false };
 }
 
+/**
+ * The role a plain cell has below `line`, when the line opens a table or a grid (`- grid "Orders"`)
+ * or places what follows in one (`# in grid "Orders"`); names left out, as they may say anything.
+ */
+function plainCellRoleAfter(line: string): string | undefined {
+  const bare = line.replace(/"[^"]*"/g, '');
+  const opened = /^\s*- (grid|treegrid|table)\b/.exec(bare)?.[1];
+  const placed = bare.startsWith('# in ') ? bare.match(/\b(?:grid|treegrid|table)\b/g)?.at(-1) : undefined;
+  const container = opened ?? placed;
+  return container && (container === 'table' ? 'cell' : 'gridcell');
+}
+
+/** The items of a table row Tabwright printed on one line that show `target`. */
+function rowItemSightings(line: string, target: Target, removed: boolean, plainRole: string | undefined): Sighting[] {
+  const roles = [target.role].flat();
+  const name = new RegExp(`^${escape(target.name)}${target.prefix ? '' : '$'}`);
+  return itemsOfRow(line).flatMap((item) => {
+    // A plain cell prints no role: it is a `cell` in a table, a `gridcell` in a grid.
+    const role = item.role || plainRole || roles.find((wanted) => PLAIN_CELL_ROLES.includes(wanted));
+    if (!role || !roles.includes(role) || !name.test(item.name)) return [];
+    return [{ role, name: item.name, ...(item.ref ? { ref: item.ref } : {}), removed }];
+  });
+}
+
 /** Every line of `text` that shows `target`, in order. */
 export function sightingsIn(text: string, target: Target): Sighting[] {
   const { quoted, afterColon, parent, firstText } = patterns(target);
   const found: Sighting[] = [];
   let holder: RegExpExecArray | null = null;
+  let plainRole: string | undefined;
   for (const raw of text.split('\n')) {
     const { line, removed } = unmark(raw);
+    plainRole = plainCellRoleAfter(line) ?? plainRole;
+    if (isFoldedRow(line)) {
+      found.push(...rowItemSightings(line, target, removed, plainRole));
+      holder = null;
+      continue;
+    }
     const above = holder;
     holder = parent.exec(line);
     const own = above && firstText.exec(line);

@@ -85,6 +85,29 @@ describe('finding a target in what was read', () => {
     expect(sightingsIn(DIFF, { role: 'button', name: 'Save' })).toEqual([]);
   });
 
+  it('reads the items of a table row Tabwright printed on one line', () => {
+    const rows = `- grid "Orders"
+  - row: columnheader "Order" [ref=e1] | columnheader "Supplier" [ref=e2]
+  - row: "PO-1001" [ref=e4] | "Acme | Sons" [ref=e5] | checkbox "Pick" [ref=e6]
+~ - row: "PO-1002" [ref=e9] | "Globex" [ref=e10] (was: "PO-1002" [ref=e7] | "Globex" [ref=e8])`;
+    expect(ref(rows, { role: 'columnheader', name: 'Supplier' })).toBe('e2');
+    expect(ref(rows, { role: ['gridcell', 'cell'], name: 'Acme | Sons' })).toBe('e5');
+    expect(ref(rows, { role: 'cell', name: 'PO-1001' })).toBeUndefined();
+    expect(ref(rows, { role: 'checkbox', name: 'Pick' })).toBe('e6');
+    expect(ref(rows, { role: 'gridcell', name: 'Globex' })).toBe('e10');
+    expect(ref(rows, { role: 'gridcell', name: 'Acme' })).toBeUndefined();
+    expect(ref(rows, { role: 'columnheader', name: 'PO-1001' })).toBeUndefined();
+    expect(ref(rows, { role: 'gridcell', name: 'PO-10', prefix: true })).toBe('e4');
+    // A plain cell's role is its container's: a table's cell, a grid's gridcell.
+    const table = `- table "Staff"\n  - row: "Ashton Cox" | "London"\n# in grid "Orders" › rowgroup\n~ - row: "PO-7" [ref=e3]`;
+    expect(sightingsIn(table, { role: ['gridcell', 'cell'], name: 'London' })).toEqual([
+      { role: 'cell', name: 'London', removed: false },
+    ]);
+    expect(sightingsIn(table, { role: ['cell', 'gridcell'], name: 'PO-7' })).toEqual([
+      { role: 'gridcell', name: 'PO-7', ref: 'e3', removed: false },
+    ]);
+  });
+
   it('reads a find answer whose lines carry their place after them', () => {
     const find = '# 1 matching line · Shop · /\n- option "France" [ref=e7] · in listbox "Countries"';
     expect(ref(find, { role: 'option', name: 'France' })).toBe('e7');

@@ -9,8 +9,9 @@ export const snapshot = defineTool({
   description:
     'Read the current tab as an accessibility tree: one line per element, `- role "name"`, with a ref on each ' +
     'interactive element (use it with click, type and the other actions) and states such as [checked] or ' +
-    '[expanded=false]. Frames are included. The primary way to see a page; refs stay valid until the element ' +
-    'leaves the page.',
+    '[expanded=false]. A table row is one line, its items separated by " | ", a plain cell without its role ' +
+    '(cell in a table, gridcell in a grid). Frames are included. The primary way to see a page; refs stay valid ' +
+    'until the element leaves the page.',
   effect: 'read',
   scope: 'page',
   input: z.object({

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { describeChange } from './page-report';
+import { findLines, formatSnapshot } from './snapshot-format';
+
+const grid = (rows: Array<[string, string, string]>, firstRef: number) => [
+  '- grid "Orders"',
+  '  - row',
+  '    - columnheader "Order" [ref=e1]',
+  '    - columnheader "Supplier" [ref=e2]',
+  '    - columnheader "Quantity" [ref=e3]',
+  ...rows.flatMap((cells, r) => [
+    '  - row',
+    ...cells.map((cell, c) => `    - gridcell "${cell}" [ref=e${firstRef + r * 3 + c}]`),
+  ]),
+  '- button "Next page" [ref=e99]',
+];
+
+describe('a page with a table, as the model reads it', () => {
+  const page = (rows: Array<[string, string, string]>, firstRef: number, documentId = 'doc-1') => ({
+    title: 'Orders',
+    url: 'http://127.0.0.1/orders',
+    lines: grid(rows, firstRef),
+    documentId,
+  });
+  const orders: Array<[string, string, string]> = [
+    ['PO-1', 'Acme', '10'],
+    ['PO-2', 'Globex', '30'],
+    ['PO-3', 'Initech', '20'],
+  ];
+
+  it('shows each row on one line in a snapshot, while find reads cells on lines of their own', () => {
+    const text = formatSnapshot(page(orders, 4), 0, 'http://127.0.0.1');
+    expect(text.split('\n')).toEqual([
+      '# snapshot — Orders · /orders',
+      '- grid "Orders"',
+      '  - row: columnheader "Order" [ref=e1] | columnheader "Supplier" [ref=e2] | columnheader "Quantity" [ref=e3]',
+      '  - row: "PO-1" [ref=e4] | "Acme" [ref=e5] | "10" [ref=e6]',
+      '  - row: "PO-2" [ref=e7] | "Globex" [ref=e8] | "30" [ref=e9]',
+      '  - row: "PO-3" [ref=e10] | "Initech" [ref=e11] | "20" [ref=e12]',
+      '- button "Next page" [ref=e99]',
+    ]);
+    expect(findLines(page(orders, 4).lines, { role: 'gridcell', text: 'Acme' }).groups).toEqual([
+      ['# in grid "Orders" › row 2', '- gridcell "Acme" [ref=e5]'],
+    ]);
+  });
+
+  it('tells a sort as the rows that changed, one line each', () => {
+    const sorted = page([orders[0]!, orders[2]!, orders[1]!], 20);
+    const change = describeChange(page(orders, 4), sorted);
+    expect(change.kind).toBe('diff');
+    expect(change.text.split('\n')).toEqual([
+      '# in grid "Orders"',
+      '~ - row: "PO-3" [ref=e23] | "Initech" [ref=e24] | "20" [ref=e25] (was: "PO-2" [ref=e7] | "Globex" [ref=e8] | "30" [ref=e9])',
+      '~ - row: "PO-2" [ref=e26] | "Globex" [ref=e27] | "30" [ref=e28] (was: "PO-3" [ref=e10] | "Initech" [ref=e11] | "20" [ref=e12])',
+      // The first row reads as it did: only its refs are new, each cell's told.
+      '# 1 line redrawn as it was, new refs: e4–e6 → e20–e22',
+    ]);
+  });
+
+  it('gives every ref of a redrawn row its new ref, and counts every ref of removed rows', () => {
+    const redrawn = describeChange(page(orders, 4), page(orders, 30));
+    expect(redrawn.text).toBe('# 3 lines redrawn as they were, new refs: e4–e12 → e30–e38');
+    const many: Array<[string, string, string]> = Array.from({ length: 8 }, (_, i) => [`PO-${i}`, 'Acme', `${i}`]);
+    const fewer = describeChange(page(many, 4), page(many.slice(0, 1), 4));
+    expect(fewer.text).toBe('# 7 lines removed, refs e7–e27');
+  });
+});
