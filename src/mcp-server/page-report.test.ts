@@ -1,19 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeChange } from './page-report';
 import { findLines, formatSnapshot } from './snapshot-format';
-
-const grid = (rows: Array<[string, string, string]>, firstRef: number) => [
-  '- grid "Orders"',
-  '  - row',
-  '    - columnheader "Order" [ref=e1]',
-  '    - columnheader "Supplier" [ref=e2]',
-  '    - columnheader "Quantity" [ref=e3]',
-  ...rows.flatMap((cells, r) => [
-    '  - row',
-    ...cells.map((cell, c) => `    - gridcell "${cell}" [ref=e${firstRef + r * 3 + c}]`),
-  ]),
-  '- button "Next page" [ref=e99]',
-];
+import { gridLines as grid } from '../page/grid-lines-fixture';
 
 describe('a page with a table, as the model reads it', () => {
   const page = (rows: Array<[string, string, string]>, firstRef: number, documentId = 'doc-1') => ({

@@ -2,19 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { neutraliseText } from '../shared/text/line';
 import { nameOfLine, refOfLine, refsOfLine, roleOfLine } from './snapshot-line';
 import { foldRows, isFoldedRow, itemsOfRow } from './snapshot-rows';
-
-const grid = (rows: Array<[string, string, string]>, firstRef: number) => [
-  '- grid "Orders"',
-  '  - row',
-  '    - columnheader "Order" [ref=e1]',
-  '    - columnheader "Supplier" [ref=e2]',
-  '    - columnheader "Quantity" [ref=e3]',
-  ...rows.flatMap((cells, r) => [
-    '  - row',
-    ...cells.map((cell, c) => `    - gridcell "${cell}" [ref=e${firstRef + r * 3 + c}]`),
-  ]),
-  '- button "Next page" [ref=e99]',
-];
+import { gridLines as grid } from './grid-lines-fixture';
 
 describe('foldRows', () => {
   it('prints a row of single-line items on one line, plain cells without their role', () => {
