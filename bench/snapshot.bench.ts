@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import type { Page, Worker } from 'playwright-core';
 import { launchWithExtension, type Launched } from '../test/e2e/harness';
 import { formatSnapshot, DEFAULT_MAX_CHARS } from '../src/mcp-server/snapshot-format';
+import { isFoldedRow, itemsOfRow } from '../src/page/snapshot-rows';
 import { MemoryRefCounters, SnapshotService } from '../src/mcp-server/snapshot-service';
 import { PageGuard } from '../src/mcp-server/page-guard';
 import { ChromePageTransport } from '../src/platform/chrome-page';
@@ -40,8 +41,21 @@ const TARGETS: Record<string, { time: number; chars: number }> = {
 };
 
 /** Roles a DOM-counted interactive element shows up as, in both snapshot formats. */
-const INTERACTIVE_LINE =
-  /^\s*- (link|button|checkbox|radio|textbox|searchbox|combobox|listbox|spinbutton|slider|switch|tab|menuitem|menuitemcheckbox|menuitemradio|treeitem)\b[^\n]*\[ref=/;
+const INTERACTIVE_ROLES =
+  'link|button|checkbox|radio|textbox|searchbox|combobox|listbox|spinbutton|slider|switch|tab|menuitem|menuitemcheckbox|menuitemradio|treeitem';
+const INTERACTIVE_LINE = new RegExp(`^\\s*- (${INTERACTIVE_ROLES})\\b[^\\n]*\\[ref=`);
+const INTERACTIVE_ROLE = new RegExp(`^(${INTERACTIVE_ROLES})$`);
+
+/** Interactive elements with a ref: a line each, or an item each in a table row on one line. */
+function reffed(text: string): number {
+  let count = 0;
+  for (const line of text.split('\n')) {
+    if (isFoldedRow(line))
+      count += itemsOfRow(line).filter((item) => item.ref && INTERACTIVE_ROLE.test(item.role)).length;
+    else if (INTERACTIVE_LINE.test(line)) count++;
+  }
+  return count;
+}
 
 /**
  * Counted in the page: visible links, buttons, form controls and elements with an interactive role,
@@ -151,7 +165,6 @@ async function measure(launched: Launched, name: string, url: string): Promise<M
   }
   const interactive = (await page.evaluate(COUNT_INTERACTIVE)) as number;
   const text = (await page.evaluate(COUNT_TEXT)) as number;
-  const reffed = (text: string) => text.split('\n').filter((line) => INTERACTIVE_LINE.test(line)).length;
   const defaultChars = formatSnapshot(await service.capture(guarded, tab), DEFAULT_MAX_CHARS).length;
   await page.close();
   if (DUMP) {
