@@ -70,7 +70,40 @@ interface TraceEvent {
   dur?: number;
   /** Thread (CPU) time of a complete event, where the trace has it. */
   tdur?: number;
-  args?: { name?: string; data?: { frames?: Array<{ url: string; processId: number }> } };
+  args?: {
+    name?: string;
+    data?: { frames?: Array<{ url: string; processId: number }>; url?: string; functionName?: string; type?: string };
+  };
+}
+
+/**
+ * RENDER_BENCH_EXPLAIN=1 prints what the longest task spent its time on: its heaviest nested
+ * events (script by URL and function, parsing, style, layout, GC), to see which work to split.
+ */
+const EXPLAIN = process.env.RENDER_BENCH_EXPLAIN === '1';
+
+function explainLongest(mine: TraceEvent[], tasks: TraceEvent[], label: string): void {
+  const longest = tasks.reduce<TraceEvent | undefined>(
+    (most, event) => ((event.tdur ?? event.dur!) > (most ? (most.tdur ?? most.dur!) : -1) ? event : most),
+    undefined,
+  );
+  if (!longest) return;
+  const end = longest.ts + longest.dur!;
+  const inside = mine
+    .filter((event) => event !== longest && event.ts >= longest.ts && event.ts + event.dur! <= end)
+    .sort((a, b) => b.dur! - a.dur!)
+    .slice(0, 12)
+    .map((event) => {
+      const data = event.args?.data;
+      const what = [data?.type, data?.functionName, data?.url?.replace(/^chrome-extension:\/\/[^/]+/, '')]
+        .filter(Boolean)
+        .join(' ');
+      return `    ${(event.dur! / 1000).toFixed(1).padStart(6)} ms  ${event.name}${what ? ` (${what})` : ''}`;
+    });
+  console.log(
+    `  longest task, ${label}: ${((longest.tdur ?? longest.dur!) / 1000).toFixed(1)} ms CPU, ` +
+      `${(longest.dur! / 1000).toFixed(1)} ms wall\n${inside.join('\n')}`,
+  );
 }
 
 /** Events that run JavaScript; what they spend in nested style and layout is not counted as script. */
@@ -131,7 +164,7 @@ async function traced(cdp: CDPSession, work: () => Promise<void>): Promise<Trace
 }
 
 /** Main-thread figures of the panel's renderer, from a trace. */
-function mainThread(events: TraceEvent[], extensionId: string) {
+function mainThread(events: TraceEvent[], extensionId: string, label = '') {
   const frames = events.flatMap((event) => event.args?.data?.frames ?? []);
   const pid = frames.find((frame) =>
     frame.url.startsWith(`chrome-extension://${extensionId}/src/sidepanel/`),
@@ -144,6 +177,7 @@ function mainThread(events: TraceEvent[], extensionId: string) {
   const mine = events.filter((event) => event.pid === pid && event.tid === main.tid && event.ph === 'X' && event.dur);
   const span = (event: TraceEvent): Interval => [event.ts, event.ts + event.dur!];
   const tasks = mine.filter((event) => event.name === 'RunTask');
+  if (EXPLAIN) explainLongest(mine, tasks, label);
   const script = union(mine.filter((event) => SCRIPT_EVENTS.has(event.name)).map(span));
   const styleLayout = union(mine.filter((event) => STYLE_LAYOUT_EVENTS.has(event.name)).map(span));
   return {
@@ -304,7 +338,7 @@ async function measure(
   if (shownText !== 'a'.repeat(typed)) throw new Error(`the composer shows ${shownText.length} of ${typed} keys typed`);
   await composer.fill('');
   const longTasks = await panel.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks);
-  const figures = mainThread(events, extensionId);
+  const figures = mainThread(events, extensionId, `streamed (${watched.chunks.length} chunks marked)`);
   const arrivals = watched.chunks.map(([at]) => at);
   const spanMs = arrivals.length > 1 ? Math.max(...arrivals) - Math.min(...arrivals) : 0;
   const keyDelays = new Map<number, number>();
@@ -373,7 +407,7 @@ async function measureRestore(panel: Page, cdp: CDPSession, extensionId: string)
   });
   const wallMs = Date.now() - started;
   const longTasks = await panel.evaluate(() => (window as unknown as { longTasks?: number[] }).longTasks ?? []);
-  const figures = mainThread(events, extensionId);
+  const figures = mainThread(events, extensionId, 'history restored');
   return {
     ...figures,
     longestTaskMs: Math.max(figures.longestTaskMs, ...longTasks),
