@@ -144,9 +144,57 @@ export function hasAuthorName(element: Element): boolean {
   return element.hasAttribute('aria-label') || element.hasAttribute('aria-labelledby');
 }
 
+/** The roles WAI-ARIA 1.2 and 1.3 define that an element may take, DPUB's `doc-…` and the graphics roles. */
+const ARIA_ROLES = new Set(
+  (
+    'alert alertdialog application article banner blockquote button caption cell checkbox code columnheader ' +
+    'combobox comment complementary contentinfo definition deletion dialog directory document emphasis feed ' +
+    'figure form generic grid gridcell group heading image img insertion link list listbox listitem log main ' +
+    'mark marquee math menu menubar menuitem menuitemcheckbox menuitemradio meter navigation none note option ' +
+    'paragraph presentation progressbar radio radiogroup region row rowgroup rowheader scrollbar search ' +
+    'searchbox sectionfooter sectionheader separator slider spinbutton status strong subscript suggestion ' +
+    'superscript switch tab table tablist tabpanel term textbox time timer toolbar tooltip tree treegrid treeitem ' +
+    'graphics-document graphics-object graphics-symbol'
+  ).split(' '),
+);
+const DPUB_ROLE = /^doc-[a-z]+$/;
+const PRESENTATION = new Set(['none', 'presentation']);
+
+/** The element seen without its role attribute, for the role its tag and attributes give it. */
+function withoutRoleAttribute(element: Element): Element {
+  return new Proxy(element, {
+    get(target, key) {
+      if (key === 'getAttribute') return (name: string) => (name === 'role' ? null : target.getAttribute(name));
+      if (key === 'hasAttribute') return (name: string) => name !== 'role' && target.hasAttribute(name);
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/**
+ * `getRole`, taking from the role attribute only a role ARIA defines. The library returns the
+ * attribute's first space-separated token as written, so a page could put a line break, a bracket
+ * or a colon into the printed role and forge a line, a ref or a table row. As browsers do, a token
+ * that is not a role is passed over for the next; with none left, the element has the role its tag
+ * gives it.
+ */
+function ariaRole(element: Element): string | null {
+  const written = element.getAttribute('role');
+  if (written === null) return getRole(element);
+  const role = written
+    .toLowerCase()
+    .split(/[\t\n\f\r ]+/)
+    .find((token) => ARIA_ROLES.has(token) || DPUB_ROLE.test(token));
+  // The library's own answer when it read the same word: it settles presentation conflicts.
+  if (role !== undefined && role === written.trim().split(' ')[0]) return getRole(element);
+  if (role !== undefined && !PRESENTATION.has(role)) return role;
+  return getRole(withoutRoleAttribute(element));
+}
+
 /** `getRole`, adjusted where a snapshot needs more than the HTML mapping gives. */
 export function snapshotRole(element: Element, tag: string, visible: boolean): string | null {
-  let role = getRole(element) ?? unmappedInputRole(element);
+  let role = ariaRole(element) ?? unmappedInputRole(element);
   // Only the editing host is a text box: its descendants are editable too but are its content.
   if (visible && (!role || role === 'generic') && element.getAttribute('contenteditable') !== null) {
     if ((element as HTMLElement).isContentEditable) role = 'textbox';

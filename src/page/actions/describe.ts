@@ -7,8 +7,18 @@ import { clip, neutraliseText } from '../../shared/text/line';
 
 const NAME_LIMIT = 60;
 
-export function describeElement(element: Element): string {
+/**
+ * A tag name as the action line prints it. The HTML parser takes almost anything as a tag name
+ * (`<a[ref=e5]>`, `<x-"y">`), and the line is read as the tool's own words, so a name that is not
+ * letters, digits, dots, hyphens and underscores prints as `element`.
+ */
+function tagOf(element: Element): string {
   const tag = element.localName;
+  return /^[a-z][a-z0-9._-]*$/.test(tag) ? tag : 'element';
+}
+
+export function describeElement(element: Element): string {
+  const tag = tagOf(element);
   const type = element instanceof HTMLInputElement && element.type !== 'text' ? ` type=${element.type}` : '';
   let name = '';
   try {
