@@ -85,6 +85,9 @@ describe('modes, models and input requests', () => {
     await expect.poll(() => details.getByRole('combobox', { name: 'Mode', exact: true }).inputValue(), T).toBe('chat');
     expect(await panel.locator('.notice').filter({ hasText: 'Stdio switched to mode “Chat”.' }).count()).toBe(1);
 
+    // A request still waiting is pinned above the conversation; once answered it is back in it.
+    const pinnedRequest = (name: string) => panel.locator('.pinned-requests').getByRole('group', { name });
+
     // A form: its text is shown as text, focus lands in it, nothing leaves until it is valid.
     const before = await replies.count();
     await sendMessage(panel, 'elicit');
@@ -114,7 +117,7 @@ describe('modes, models and input requests', () => {
 
     // Escape dismisses a form: the agent hears `cancel`.
     await sendMessage(panel, 'elicit');
-    const second = panel.getByRole('group', { name: 'Stdio asks for input' }).last();
+    const second = pinnedRequest('Stdio asks for input');
     await second.getByRole('textbox', { name: /^Email/ }).waitFor(T);
     await second.getByRole('textbox', { name: /^Email/ }).press('Escape');
     await expect.poll(lastReply, T).toBe('elicit: cancel');
@@ -133,7 +136,7 @@ describe('modes, models and input requests', () => {
 
     // A look-alike address: the host in plain letters, its Unicode form only beside it, marked.
     await sendMessage(panel, 'visit https://g\u043e\u043egle.com/signin');
-    const lookAlike = panel.getByRole('group', { name: 'Stdio asks you to open a web page' }).last();
+    const lookAlike = pinnedRequest('Stdio asks you to open a web page');
     await lookAlike.locator('.elicit-unicode').waitFor(T);
     expect(await lookAlike.locator('.elicit-address').textContent()).toBe('https://xn--ggle-55da.com/signin');
     const unicode = await lookAlike.locator('.elicit-unicode.warning').textContent();
@@ -145,7 +148,7 @@ describe('modes, models and input requests', () => {
     // Agreeing opens it in a new tab.
     const wanted = rig.fixtures.url('/index.html?signed-in=1');
     await sendMessage(panel, `visit ${wanted}`);
-    const open = panel.getByRole('group', { name: 'Stdio asks you to open a web page' }).last();
+    const open = pinnedRequest('Stdio asks you to open a web page');
     const opened = rig.launched.context.waitForEvent('page', T);
     await open.getByRole('button', { name: 'Open in a new tab' }).click();
     const tab = await opened;
@@ -155,10 +158,11 @@ describe('modes, models and input requests', () => {
 
     // Stop answers a question still waiting with `cancel`.
     await sendMessage(panel, 'elicit');
-    const waiting = panel.getByRole('group', { name: 'Stdio asks for input' }).last();
+    const waiting = pinnedRequest('Stdio asks for input');
     await waiting.getByRole('button', { name: 'Submit' }).waitFor(T);
     await panel.getByRole('button', { name: 'Stop' }).click();
-    await waiting.getByRole('status').filter({ hasText: 'No answer: the request was cancelled.' }).waitFor(T);
+    const cancelled = panel.locator('#transcript').getByRole('group', { name: 'Stdio asks for input' }).last();
+    await cancelled.getByRole('status').filter({ hasText: 'No answer: the request was cancelled.' }).waitFor(T);
     await expect.poll(() => events().filter((line) => line === 'elicitation/create form cancel').length, T).toBe(2);
 
     // Removing the agent closes its session at the agent, through the broker.

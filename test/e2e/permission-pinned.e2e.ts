@@ -3,7 +3,8 @@
  * the shape Qwen Code sends it (a title that says nothing, its words in `content`, the tool's name
  * in `_meta.toolName`): it is pinned above the conversation like an action's card, so scrolling a
  * long reply never hides it, shows the agent's words, the tool's kind and name, has one primary
- * button, and focus lands on the card, never on an allow option.
+ * button, and focus lands on the card, never on an allow option. A request for input
+ * (`elicitation/create`) is pinned the same way until it is answered.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,5 +92,51 @@ describe('a permission request from Qwen Code', () => {
     await panel.locator('#transcript').getByText('Allow once', { exact: false }).first().waitFor();
     expect(await panel.locator('.pinned-requests').evaluate((pins) => pins.childElementCount)).toBe(0);
     peer.send({ jsonrpc: '2.0', id: promptId!, result: { stopReason: 'end_turn' } });
+  });
+
+  it('pins a request for input the same way, and puts it back in the conversation once answered', async () => {
+    await sendMessage(panel, 'Send the report');
+    await peer.waitFor((frame) => frame.method === 'session/prompt' && frame.id !== promptId);
+    const lines = Array.from({ length: 120 }, (_, i) => `Step ${i + 1} of the plan.`).join('\n\n');
+    peer.notify('session/update', {
+      sessionId: 'raw-session',
+      update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: lines } },
+    });
+    await panel.getByText('Step 120 of the plan.').waitFor();
+    const answered: Promise<Frame> = peer.request('elicitation/create', {
+      sessionId: 'raw-session',
+      mode: 'form',
+      message: 'Where should the report go?',
+      requestedSchema: {
+        type: 'object',
+        properties: { email: { type: 'string', title: 'Email', format: 'email' } },
+        required: ['email'],
+      },
+    });
+
+    const form = panel.getByRole('group', { name: 'Qwen asks for input' });
+    await form.waitFor();
+    await expect.poll(() => form.evaluate((node) => !node.closest('#transcript'))).toBe(true);
+    await panel.locator('#transcript').evaluate((log) => (log.scrollTop = 0));
+    await panel.getByText('Step 1 of the plan.').waitFor();
+    expect(
+      await form.evaluate((node) => {
+        const box = node.getBoundingClientRect();
+        const hit = document.elementFromPoint(box.left + box.width / 2, box.top + 10);
+        return box.top >= 0 && box.bottom <= innerHeight && node.contains(hit);
+      }),
+    ).toBe(true);
+    // Focus went to its first field, and the conversation says where the request waits.
+    const email = form.getByRole('textbox', { name: /^Email/ });
+    await expect.poll(() => email.evaluate((node) => node === document.activeElement)).toBe(true);
+    await panel.locator('#transcript').getByText('Qwen asks for input — answer it above the conversation.').waitFor();
+
+    await email.fill('me@example.com');
+    await form.getByRole('button', { name: 'Submit' }).click();
+    const response = await answered;
+    expect(response.result).toEqual({ action: 'accept', content: { email: 'me@example.com' } });
+    const sent = panel.locator('#transcript').getByRole('group', { name: 'Qwen asks for input' });
+    await sent.getByRole('status').filter({ hasText: 'Sent.' }).waitFor();
+    expect(await panel.locator('.pinned-requests').evaluate((pins) => pins.childElementCount)).toBe(0);
   });
 });

@@ -260,14 +260,20 @@ export class AgentMessageView {
           ),
         };
       }
-      case 'elicitation':
+      case 'elicitation': {
+        const awaiting = this.context.isAwaitingAnswer(segment.id);
+        const card = elicitationCard(this.#item.agentName, segment, {
+          awaiting,
+          answer: (response) => this.context.answerElicitation(segment.id, response),
+          openUrl: (url) => this.context.openUrl(url),
+        });
+        // Waiting, it is pinned as a permission request is: a long reply or a busy room never hides it.
+        this.context.pin(segment.id, awaiting ? card : undefined);
+        if (!awaiting) return { element: card };
         return {
-          element: elicitationCard(this.#item.agentName, segment, {
-            awaiting: this.context.isAwaitingAnswer(segment.id),
-            answer: (response) => this.context.answerElicitation(segment.id, response),
-            openUrl: (url) => this.context.openUrl(url),
-          }),
+          element: h('p', { className: 'card permission-pinned muted' }, t('elicitationPinned', this.#item.agentName)),
         };
+      }
       case 'compaction':
         return { element: compactionCard(segment) };
       case 'subagent':

@@ -86,7 +86,7 @@ export class TranscriptView {
         if (hadFocus) document.getElementById('composer-input')?.focus();
       },
       answerElicitation: (id, response) => {
-        const card = this.#log.querySelector(`[data-elicitation="${CSS.escape(id)}"]`);
+        const card = this.#pins.get(id) ?? this.#log.querySelector(`[data-elicitation="${CSS.escape(id)}"]`);
         const hadFocus = card?.contains(document.activeElement) ?? false;
         model.answerElicitation(id, response);
         if (hadFocus) document.getElementById('composer-input')?.focus();
@@ -289,9 +289,13 @@ export class TranscriptView {
   /** Where a request takes the focus: never on an option that allows, which Enter would press. */
   #firstControl(segmentId: string): HTMLElement | null {
     const id = CSS.escape(segmentId);
-    const permission = this.#pins.get(segmentId) ?? this.#log.querySelector<HTMLElement>(`[data-permission="${id}"]`);
+    const pinned = this.#pins.get(segmentId);
+    const where = (kind: string) =>
+      (pinned?.matches(`[data-${kind}]`) ? pinned : null) ??
+      this.#log.querySelector<HTMLElement>(`[data-${kind}="${id}"]`);
+    const permission = where('permission');
     if (permission) return permission;
-    const card = this.#log.querySelector(`[data-elicitation="${id}"]`);
+    const card = where('elicitation');
     return card ? firstControl(card) : null;
   }
 
