@@ -6,7 +6,7 @@
  * button, and focus lands on the card, never on an allow option. A request for input
  * (`elicitation/create`) is pinned the same way until it is answered.
  */
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRawPeer, type Frame, type RawPeer } from '../peers/raw-acp-peer';
 import { addAgentThroughForm, launchWithExtension, openPanelTab, sendMessage, type Launched } from './harness';
@@ -29,6 +29,24 @@ const QWEN_REQUEST = {
     { optionId: 'cancel', name: 'Reject', kind: 'reject_once' },
   ],
 };
+
+/**
+ * The request is outside the conversation and, with the conversation scrolled back to `firstLine`,
+ * still in view and on top.
+ */
+async function expectPinnedInView(request: Locator, firstLine: string): Promise<void> {
+  await expect.poll(() => request.evaluate((node) => !node.closest('#transcript'))).toBe(true);
+  const panel = request.page();
+  await panel.locator('#transcript').evaluate((log) => (log.scrollTop = 0));
+  await panel.getByText(firstLine).waitFor();
+  expect(
+    await request.evaluate((node) => {
+      const box = node.getBoundingClientRect();
+      const hit = document.elementFromPoint(box.left + box.width / 2, box.top + 10);
+      return box.top >= 0 && box.bottom <= innerHeight && node.contains(hit);
+    }),
+  ).toBe(true);
+}
 
 describe('a permission request from Qwen Code', () => {
   let peer: RawPeer;
@@ -63,17 +81,8 @@ describe('a permission request from Qwen Code', () => {
 
     const card = panel.getByRole('group', { name: 'Qwen asks permission: run_shell_command' });
     await card.waitFor();
-    await expect.poll(() => card.evaluate((node) => !node.closest('#transcript'))).toBe(true);
     // Scrolled to the top of the conversation, the request is still in view and on top.
-    await panel.locator('#transcript').evaluate((log) => (log.scrollTop = 0));
-    await panel.getByText('Line 1 of a long explanation.').waitFor();
-    expect(
-      await card.evaluate((node) => {
-        const box = node.getBoundingClientRect();
-        const hit = document.elementFromPoint(box.left + box.width / 2, box.top + 10);
-        return box.top >= 0 && box.bottom <= innerHeight && node.contains(hit);
-      }),
-    ).toBe(true);
+    await expectPinnedInView(card, 'Line 1 of a long explanation.');
 
     expect(await card.locator('.permission-tool').textContent()).toBe('Tool: execute · run_shell_command');
     await card.getByText('Run the test suite to check the fix.').waitFor();
@@ -116,16 +125,7 @@ describe('a permission request from Qwen Code', () => {
 
     const form = panel.getByRole('group', { name: 'Qwen asks for input' });
     await form.waitFor();
-    await expect.poll(() => form.evaluate((node) => !node.closest('#transcript'))).toBe(true);
-    await panel.locator('#transcript').evaluate((log) => (log.scrollTop = 0));
-    await panel.getByText('Step 1 of the plan.').waitFor();
-    expect(
-      await form.evaluate((node) => {
-        const box = node.getBoundingClientRect();
-        const hit = document.elementFromPoint(box.left + box.width / 2, box.top + 10);
-        return box.top >= 0 && box.bottom <= innerHeight && node.contains(hit);
-      }),
-    ).toBe(true);
+    await expectPinnedInView(form, 'Step 1 of the plan.');
     // Focus went to its first field, and the conversation says where the request waits.
     const email = form.getByRole('textbox', { name: /^Email/ });
     await expect.poll(() => email.evaluate((node) => node === document.activeElement)).toBe(true);
