@@ -110,13 +110,24 @@ export class PageAgent implements PageEnv {
 
   pageRecord(): RecordAsker | undefined {
     const view = this.document.defaultView;
-    return view ? recordAsker(this.document, view) : undefined;
+    return view ? recordAsker(this.document, view, this.#unmarked) : undefined;
   }
 
   ownListeners(): ListenerQuery | undefined {
     const view = this.document.defaultView;
-    return view ? listenerQuery(this.document, view) : undefined;
+    return view ? listenerQuery(this.document, view, this.#unmarked) : undefined;
   }
+
+  /**
+   * How the agent's questions to the page record are sent. They are no action's, though the dialog
+   * relay marks every dispatch of this world as one: marked, each would count the page's next
+   * microtasks as the action's (a dialog there would get the action's answer), and a read asking
+   * about every element would queue that many microtasks after itself.
+   */
+  readonly #unmarked = (target: EventTarget, event: Event): boolean => {
+    const relay = this.dialogRelay();
+    return relay ? relay.dispatchUnmarked(target, event) : target.dispatchEvent(event);
+  };
 
   refs(frameId = 0): RefRegistry {
     this.#refs ??= new RefRegistry(refPrefix(frameId));

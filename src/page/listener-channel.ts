@@ -97,8 +97,12 @@ export function recordAsker(
  * The page agent's question, or undefined when this document has no record (the main-world
  * script was not registered when it loaded) or the record holds no element at all.
  */
-export function listenerQuery(doc: Document, scope: object = globalThis): ListenerQuery | undefined {
-  const ask = recordAsker(doc, scope);
+export function listenerQuery(
+  doc: Document,
+  scope: object = globalThis,
+  dispatch?: (target: EventTarget, event: Event) => boolean,
+): ListenerQuery | undefined {
+  const ask = recordAsker(doc, scope, dispatch);
   // Asked of the document: whether any element is recorded at all.
   if (!ask?.(doc, 'listeners')) return undefined;
   return (element) => ask(element, 'listeners');

@@ -59,6 +59,11 @@ export interface DialogRelay {
   nativeSince(time: number): boolean;
   /** Asks the hook about leaving; undefined when no hook answered. */
   leave(mode: LeaveMode): LeaveReply | undefined;
+  /**
+   * Dispatches an event of Tabwright's own (a question to the page's record), which is no action's:
+   * it neither raises the mark nor keeps it up for the microtasks that follow.
+   */
+  dispatchUnmarked(target: EventTarget, event: Event): boolean;
 }
 
 /**
@@ -185,5 +190,6 @@ export function createDialogRelay(doc: Document, options: RelayOptions = {}): Di
       }
       return parseJson<LeaveReply>(answer);
     },
+    dispatchUnmarked: mark.dispatchUnmarked,
   };
 }

@@ -357,6 +357,26 @@ describe('an action command arming its own frame', () => {
     expect(relay.nativeSince(2_001)).toBe(false);
   });
 
+  it('counts no dialog as the action’s because the agent asked the page record a question meanwhile', async () => {
+    installListenerRecord(win);
+    offerListenerQuery(win.document, win);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    (win as unknown as Record<string, unknown>)[RELAY_KEY] = relay;
+    const agent = new PageAgent(win.document);
+    const button = win.document.createElement('button');
+    button.textContent = 'Save';
+    button.addEventListener('click', () => undefined);
+    win.document.body.append(button);
+    // The read after an action runs while the action is armed; the page's own promise work asks meanwhile.
+    relay.arm('t', { accept: true }, { acting: true });
+    const answers: unknown[] = [];
+    void Promise.resolve().then(() => answers.push(win.confirm('Keep polling?')));
+    const read = await agent.handle({ op: 'snapshot', frameId: 0, refBase: 1 });
+    expect(read).toMatchObject({ ok: true });
+    expect(answers).toEqual([false]);
+    expect(relay.collect('t').map((record) => record.attributed)).toEqual([false]);
+  });
+
   it('refuses an arming that is not a token and an answer', async () => {
     const agent = new PageAgent(win.document);
     for (const dialogs of [
