@@ -6,7 +6,7 @@
  * action that opened it fails its task.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startActionRig, type ActionRig } from './actions-rig';
+import { refIn, startActionRig, textOf, type ActionRig } from './actions-rig';
 import { taskPageRoutes } from './tasks-pages';
 import { runTask, type Capability } from './tasks-plan';
 import { selectedTasks, TASKS } from './tasks-suite';
@@ -38,6 +38,20 @@ describe('task suite', () => {
       const on = new Set(TASKS.filter((task) => task.needs.includes(capability)).map((task) => task.library));
       expect(on.size, capability).toBeGreaterThanOrEqual(2);
     }
+  });
+
+  it('answers an action that starts a fade with what the fade leads to (Bootstrap’s modal)', async () => {
+    const page = await rig.open('/tasks/bootstrap.html');
+    await page.waitForFunction('window.project');
+    const snapshot = textOf(await rig.call('snapshot'));
+    // Bootstrap shows the modal only once its backdrop has faded in, with no DOM change meanwhile.
+    const opened = textOf(await rig.call('click', { ref: refIn(snapshot, /button "Delete project"/) }));
+    expect(opened).toMatch(/dialog "Delete project\?"/);
+    const remove = refIn(opened, /button "Delete"/);
+    // Hidden only once it has faded out: the answer says the dialog went.
+    const closed = textOf(await rig.call('click', { ref: remove }));
+    expect(closed).toMatch(/^- - dialog "Delete project\?"/m);
+    expect(await page.evaluate('[project.deleted, project.modal._isShown]')).toEqual([true, false]);
   });
 
   for (const task of selectedTasks()) {

@@ -4,14 +4,16 @@
  * a frame each) have passed without another change since the action ended and every request the
  * action set off has finished; when nothing changed at all, it waits a little longer (`idleMs`) in
  * case the change is on its way by a timer. It ends at once when the document starts navigating
- * away, and never later than the cap. Same-document navigations that a router intercepts, and
- * regions the page marks `aria-busy`, are waited for until they finish. No animation frame or page
- * timer paces it, so it takes as long in a tab that is not in front as in the tab in front.
+ * away, and never later than the cap. Same-document navigations that a router intercepts, regions
+ * the page marks `aria-busy`, and short animations the action set off (settle-animations.ts) are
+ * waited for until they finish. No animation frame or page timer paces it, so it takes as long in
+ * a tab that is not in front as in the tab in front.
  * Requests are seen through the page's own request signals (see `main-world/request-signals.ts`).
  */
 import { isAgentOutline } from '../outline';
 import { BEAT_MS, pageClock } from '../clock';
 import { RequestWatch } from './request-watch';
+import { AnimationWatch } from './settle-animations';
 import { ActionCancelled } from './timing';
 
 export interface SettleOptions {
@@ -61,6 +63,7 @@ function isOutlineChange(record: MutationRecord): boolean {
 export class SettleWatch {
   readonly #observer: MutationObserver;
   readonly #requests: RequestWatch;
+  readonly #animations: AnimationWatch;
   readonly #navigation: NavigationLike | undefined;
   readonly #started = performance.now();
   #lastChange = -1;
@@ -79,6 +82,7 @@ export class SettleWatch {
     this.#observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
     const view = document.defaultView;
     this.#requests = new RequestWatch(view);
+    this.#animations = new AnimationWatch(document);
     this.#navigation = (view as (Window & { navigation?: NavigationLike }) | null)?.navigation;
     this.#navigation?.addEventListener('navigate', this.#onNavigate);
     view?.addEventListener('pagehide', this.#onPagehide);
@@ -171,7 +175,8 @@ export class SettleWatch {
         } else quietBeats++;
         const waitingOnRouter = routing !== undefined && !routingDone;
         // A region the page marks aria-busy is still loading: its content is what the action asked for.
-        if (!waitingOnRouter && !this.#requests.pending && !this.#newlyBusy()) {
+        // A fade or slide the action set off: the page shows its effect once it has ended.
+        if (!waitingOnRouter && !this.#requests.pending && !this.#newlyBusy() && !this.#animations.running(now)) {
           const active = this.#mutations > 0 || this.#requests.events > 0;
           const quietLongEnough = this.#lastChange < 0 || now - this.#lastChange >= options.quietMs;
           if (active && quietBeats >= options.quietBeats && quietLongEnough) return finish('quiet');

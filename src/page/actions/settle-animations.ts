@@ -1,0 +1,100 @@
+/**
+ * The animations the wait after an action follows: a dialog fading in, a menu sliding open, a
+ * backdrop whose fade the page waits out before it shows what the action asked for (Bootstrap's
+ * modal appears only once its backdrop's fade has ended). The DOM is quiet while they run, yet the
+ * page is not done, and an answer read then shows nothing of it. Followed: an animation or
+ * transition that started since the action began, moves or shows something, and ends within
+ * `LONGEST_FOLLOWED_MS`. Not followed: an endless one (a spinner), a long one (a progress bar), a
+ * colour or shadow easing on hover, or any in a hidden tab, which draws no frames to end them
+ * (hidden-frames.ts says so in the result instead).
+ */
+
+/** A longer animation is the page's own pace, not the action's effect coming. */
+export const LONGEST_FOLLOWED_MS = 1_000;
+
+/** Properties whose change shows, hides, moves or resizes something, lower case without hyphens. */
+const SHOWING = new Set([
+  'opacity',
+  'visibility',
+  'display',
+  'transform',
+  'translate',
+  'rotate',
+  'scale',
+  'top',
+  'right',
+  'bottom',
+  'left',
+  'inset',
+  'height',
+  'width',
+  'maxheight',
+  'maxwidth',
+  'minheight',
+  'minwidth',
+  'clippath',
+  'marginleft',
+  'marginright',
+  'margintop',
+  'marginbottom',
+]);
+
+const normal = (property: string) => property.replace(/-/g, '').toLowerCase();
+
+function animates(animation: Animation): string[] {
+  const property = (animation as Animation & { transitionProperty?: string }).transitionProperty;
+  if (typeof property === 'string') return [property];
+  const effect = animation.effect as KeyframeEffect | null;
+  if (!effect || typeof effect.getKeyframes !== 'function') return [];
+  return effect.getKeyframes().flatMap((frame) => Object.keys(frame));
+}
+
+/** How much longer `animation` runs, when it is one to follow. */
+export function followedFor(animation: Animation): number | undefined {
+  if (animation.playState !== 'running') return undefined;
+  if (!animates(animation).some((property) => SHOWING.has(normal(property)))) return undefined;
+  const timing = animation.effect?.getComputedTiming();
+  const end = timing?.endTime;
+  if (typeof end !== 'number' || !Number.isFinite(end)) return undefined;
+  const elapsed = typeof timing?.localTime === 'number' ? timing.localTime : 0;
+  const left = (end - elapsed) / Math.abs(animation.playbackRate || 1);
+  return left <= LONGEST_FOLLOWED_MS ? Math.max(0, left) : undefined;
+}
+
+type Animated = Pick<Document, 'visibilityState'> & { getAnimations?: () => Animation[] };
+
+export class AnimationWatch {
+  /** There before the action, or seen and not followed: passed over from then on. */
+  readonly #passed: Set<Animation>;
+  /** When each followed animation is due to end, by `performance.now()`: its own clock may stall. */
+  readonly #ends = new Map<Animation, number>();
+
+  constructor(private readonly doc: Animated) {
+    this.#passed = new Set(this.#animations());
+  }
+
+  #animations(): Animation[] {
+    if (this.doc.visibilityState !== 'visible' || typeof this.doc.getAnimations !== 'function') return [];
+    return this.doc.getAnimations();
+  }
+
+  /** Whether an animation the action set off is still on its way at `now`. */
+  running(now: number): boolean {
+    let running = false;
+    for (const animation of this.#animations()) {
+      if (this.#passed.has(animation)) continue;
+      let end = this.#ends.get(animation);
+      if (end === undefined) {
+        const left = followedFor(animation);
+        if (left === undefined) {
+          this.#passed.add(animation);
+          continue;
+        }
+        end = now + left;
+        this.#ends.set(animation, end);
+      }
+      if (now < end && animation.playState === 'running') running = true;
+    }
+    return running;
+  }
+}
