@@ -1,8 +1,11 @@
+// @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import { AnimationWatch, followedFor, LONGEST_FOLLOWED_MS } from './settle-animations';
 
 interface Fake {
   property?: string;
+  target?: Element | null;
+  pseudoElement?: string | null;
   keyframes?: Array<Record<string, unknown>>;
   endTime?: number;
   localTime?: number | null;
@@ -10,12 +13,25 @@ interface Fake {
 }
 
 /** Just what the watch reads of an Animation (a CSSTransition when `property` is given). */
-function animation({ property, keyframes = [], endTime = 300, localTime = 0, playState = 'running' }: Fake) {
+function animation({
+  property,
+  target = null,
+  pseudoElement = null,
+  keyframes = [],
+  endTime = 300,
+  localTime = 0,
+  playState = 'running',
+}: Fake) {
   return {
     playState,
     playbackRate: 1,
     ...(property === undefined ? {} : { transitionProperty: property }),
-    effect: { getComputedTiming: () => ({ endTime, localTime }), getKeyframes: () => keyframes },
+    effect: {
+      target,
+      pseudoElement,
+      getComputedTiming: () => ({ endTime, localTime }),
+      getKeyframes: () => keyframes,
+    },
   } as unknown as Animation;
 }
 
@@ -27,6 +43,24 @@ describe('followedFor', () => {
       200,
     );
     expect(followedFor(animation({ keyframes: [{ clipPath: 'inset(0 0 100% 0)' }], endTime: 250 }))).toBe(250);
+  });
+
+  it('passes over a press’s ripple, and follows an empty backdrop that is no control’s', () => {
+    document.body.innerHTML =
+      '<button>Save<span class="ripple"></span></button><div class="backdrop"></div><div class="menu">Open</div>';
+    const [ripple, backdrop, menu] = ['.ripple', '.backdrop', '.menu'].map((s) => document.querySelector(s)!);
+    expect(followedFor(animation({ property: 'opacity', target: ripple }))).toBeUndefined();
+    expect(
+      followedFor(animation({ keyframes: [{ transform: 'scale(1)' }], pseudoElement: '::after' })),
+    ).toBeUndefined();
+    expect(followedFor(animation({ property: 'opacity', target: backdrop }))).toBe(300);
+    expect(followedFor(animation({ property: 'opacity', target: menu }))).toBe(300);
+    const host = document.createElement('div');
+    host.setAttribute('role', 'button');
+    const inShadow = document.createElement('span');
+    host.attachShadow({ mode: 'open' }).append(inShadow);
+    document.body.append(host);
+    expect(followedFor(animation({ property: 'opacity', target: inShadow }))).toBeUndefined();
   });
 
   it('passes over colour easing, endless and long animations, and ones not running', () => {

@@ -5,7 +5,8 @@
  * page is not done, and an answer read then shows nothing of it. Followed: an animation or
  * transition that started since the action began, moves or shows something, and ends within
  * `LONGEST_FOLLOWED_MS`. Not followed: an endless one (a spinner), a long one (a progress bar), a
- * colour or shadow easing on hover, or any in a hidden tab, which draws no frames to end them
+ * colour or shadow easing on hover, a press's ripple (drawn in a pseudo-element, or in an empty
+ * element inside the control pressed), or any in a hidden tab, which draws no frames to end them
  * (hidden-frames.ts says so in the result instead).
  */
 
@@ -49,10 +50,33 @@ function animates(animation: Animation): string[] {
   return effect.getKeyframes().flatMap((frame) => Object.keys(frame));
 }
 
+/** What a press draws on the control itself: a ripple shows nothing the page had not shown. */
+const CONTROL =
+  'button, a[href], label, summary, input, select, textarea, [role=button], [role=link], [role=tab], ' +
+  '[role=menuitem], [role=option], [role=checkbox], [role=radio], [role=switch]';
+
+function insideControl(element: Element): boolean {
+  for (let at: Element | null = element; at;) {
+    if (at.matches(CONTROL)) return true;
+    const root = at.getRootNode();
+    at = at.parentElement ?? (root instanceof ShadowRoot ? root.host : null);
+  }
+  return false;
+}
+
+function decoration(animation: Animation): boolean {
+  const effect = animation.effect as (KeyframeEffect & { pseudoElement?: string | null }) | null;
+  if (effect?.pseudoElement) return true;
+  const target = effect?.target;
+  if (!target || target.childElementCount > 0 || target.textContent?.trim()) return false;
+  return insideControl(target);
+}
+
 /** How much longer `animation` runs, when it is one to follow. */
 export function followedFor(animation: Animation): number | undefined {
   if (animation.playState !== 'running') return undefined;
   if (!animates(animation).some((property) => SHOWING.has(normal(property)))) return undefined;
+  if (decoration(animation)) return undefined;
   const timing = animation.effect?.getComputedTiming();
   const end = timing?.endTime;
   if (typeof end !== 'number' || !Number.isFinite(end)) return undefined;
