@@ -25,6 +25,13 @@ import { median, percentile, ratio, spread, type BenchTable, type Goal } from '.
 const RUNS = Number(process.env.ACTIONS_BENCH_RUNS ?? 30);
 const WARMUP = 2;
 const PAGE = '/actions/bench.html';
+/**
+ * Quiet before each timed call. An agent's calls come a model turn (seconds) apart; back to back,
+ * with three browsers on the machine, the work a call leaves running after its answer (either
+ * side's) would be timed as part of the next call, whoever makes it. `ACTIONS_BENCH_GAP=0` times
+ * them back to back.
+ */
+const GAP_MS = Number(process.env.ACTIONS_BENCH_GAP ?? 250);
 const PLAYWRIGHT_MCP = join(ROOT, 'node_modules/@playwright/mcp/cli.js');
 
 interface ToolAnswer {
@@ -57,6 +64,7 @@ interface Contender {
 }
 
 async function timed(call: () => Promise<ToolAnswer>, expected: RegExp): Promise<Sample> {
+  await new Promise((resolve) => setTimeout(resolve, GAP_MS));
   const started = performance.now();
   const answer = await call();
   const ms = performance.now() - started;
@@ -388,7 +396,8 @@ export const bench: Bench = {
         title: 'Actions: one tool call, from the caller, until the result is back',
         notes: [
           `Same fixture page (${PAGE}: nav, a 25-row table, a counter and a text field), ${RUNS} calls each after ` +
-            `${WARMUP} warm-ups, calls alternating between contenders.`,
+            `${WARMUP} warm-ups, calls alternating between contenders, each after ${GAP_MS} ms of quiet (an agent's ` +
+            'calls come a model turn apart; back to back, the work one call leaves running is timed in the next).',
           'Tabwright: broker → panel → page → panel → broker over the real ACP socket, gates on (act mode, allowed ' +
             'site, confirmation granted for the site once); the answer is the action line plus the snapshot diff.',
           'Playwright MCP: @playwright/mcp over stdio, --executable-path /usr/bin/chromium --headless (plus ' +
@@ -421,7 +430,8 @@ export const bench: Bench = {
           'Tabwright through the background rig (test/e2e/background-rig.ts): Chromium as a person runs it, without ' +
             'the switches that keep background tabs running, the real side panel; the agent opens the page with ' +
             'new_tab, behind the person’s tab (checked hidden before the calls). Playwright MCP, still in front, is ' +
-            `called alongside, so the ratios are from the same minutes. ${RUNS} calls each after ${WARMUP} warm-ups.`,
+            `called alongside, so the ratios are from the same minutes. ${RUNS} calls each after ${WARMUP} warm-ups, ` +
+            `each after ${GAP_MS} ms of quiet.`,
         ],
         columns: ['action', 'who', 'median ms', 'p95 ms', 'chars (median)', 'change shown', 'vs alongside', 'target'],
         rows: (['click', 'type'] as const).flatMap((action) =>
