@@ -68,6 +68,13 @@ describe('pointer actions', () => {
       for (const result of [disabled, moving, hidden]) expect(result.isError).toBe(true);
     });
 
+    it('clicks a button in a card that changes colour for ever: nothing in it moves', async () => {
+      const result = await rig.call('click', { ref: refIn(snapshot, /button "Claim offer"/) });
+      expect(textOf(result)).toContain('Clicked <button> "Claim offer"');
+      expect(result.isError).toBeFalsy();
+      expect(await page.locator('#claimed').textContent()).toBe('1');
+    });
+
     it('refuses a stale ref and a selector that matches nothing', async () => {
       await page.reload();
       const stale = await rig.call('click', { ref: refIn(snapshot, /button "Buy now"/) });

@@ -26,8 +26,6 @@ const PAGE = 'page' as const;
 export const NEEDS_OWN_WINDOW: Record<string, { by: typeof FRAMES | typeof TIMERS | typeof PAGE; reason: string }> = {
   'material-select': { by: FRAMES, reason: 'the menu opens with an animation, so its options never stop moving' },
   'flatpickr-calendar': { by: FRAMES, reason: 'the calendar opens with an animation, so its days never stop moving' },
-  'fomantic-hover-menu': { by: FRAMES, reason: 'Fomantic UI shows the menu with a transition that never ends' },
-  'fomantic-search-select': { by: FRAMES, reason: 'Fomantic UI shows the menu with a transition that never ends' },
   'tippy-hover-menu': { by: FRAMES, reason: 'Tippy.js shows the menu with a transition that never ends' },
   'bootstrap-modal-confirm': { by: FRAMES, reason: 'Bootstrap fades the modal in, so its buttons never stop moving' },
   'carbon-modal-confirm': { by: FRAMES, reason: 'Carbon fades the modal in, so its buttons never stop moving' },

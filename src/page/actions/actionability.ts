@@ -5,6 +5,7 @@
  * a spinner going away); when time runs out the refusal names the check that failed, and nothing
  * has been done to the page.
  */
+import { animatedProperties, ending, movesBox, showsOrMoves } from './animations';
 import { FRAMES_REMEDY } from './hidden-frames';
 import { isAgentOutline } from '../outline';
 import { composedContains, composedParent, firstBox } from './composed-tree';
@@ -163,22 +164,21 @@ function sameBox(a: DOMRect, b: DOMRect): boolean {
   return Math.abs(a.x - b.x) < 0.5 && Math.abs(a.y - b.y) < 0.5 && a.width === b.width && a.height === b.height;
 }
 
-/** Keyframe properties (as `getKeyframes()` names them) that move or resize an element. */
-const MOVING_PROPERTY =
-  /^(transform|translate|rotate|scale|left|top|right|bottom|inset\w*|margin\w*|width|height|offset\w*)$/;
-
 /**
  * A running animation that moves the element or an ancestor. Comparing boxes across a frame misses
  * these when frames are slow to come (the animation clock only advances with a frame), so the
- * animations are asked directly.
+ * animations are asked directly. A colour easing for ever (a glowing card) moves nothing. In a
+ * hidden tab a fade that would end never does either: an element fading in stays unseen.
  */
 function movingAnimation(element: Element): boolean {
+  const hidden = element.ownerDocument.visibilityState === 'hidden';
   for (const animation of element.ownerDocument.getAnimations()) {
     if (animation.playState !== 'running') continue;
-    const effect = animation.effect as KeyframeEffect | null;
-    const target = effect?.target;
+    const target = (animation.effect as KeyframeEffect | null)?.target;
     if (!target || !composedContains(target, element)) continue;
-    if (effect.getKeyframes().some((frame) => Object.keys(frame).some((key) => MOVING_PROPERTY.test(key)))) return true;
+    const properties = animatedProperties(animation);
+    if (properties.some(movesBox)) return true;
+    if (hidden && ending(animation) && properties.some(showsOrMoves)) return true;
   }
   return false;
 }
@@ -218,7 +218,7 @@ async function stableBox(element: Element, box: DOMRect, signal: AbortSignal): P
     if (element.ownerDocument.visibilityState === 'hidden') {
       throw new NotActionable(
         'stable',
-        'it is still moving (animating), and this tab is not in front, so Chrome draws no frames for it and the ' +
+        'it is still moving or fading in (animating), and this tab is not in front, so Chrome draws no frames for it and the ' +
           'animation will not finish',
         FRAMES_REMEDY,
         animating,

@@ -7,18 +7,12 @@
  * the page cannot replace.
  */
 import type { RecordAsker } from '../listener-channel';
+import { ending } from './animations';
 
 /** What to do about a page that waits on frames in a hidden tab, in the agent's words. */
 export const FRAMES_REMEDY =
   'To let it finish, open the page in your own window (new_tab with ownWindow: true), which draws frames ' +
   'without taking the user’s focus, or ask the user to bring this tab to the front.';
-
-/** An animation that will end: an endless one (a spinner) is not what an action waits on. */
-function ending(animation: Animation): boolean {
-  if (animation.playState !== 'running') return false;
-  const end = animation.effect?.getComputedTiming().endTime;
-  return typeof end === 'number' && Number.isFinite(end);
-}
 
 /** The animations already there when an action started: an earlier action's are not this one's. */
 export interface FrameMark {

@@ -9,46 +9,11 @@
  * element inside the control pressed), or any in a hidden tab, which draws no frames to end them
  * (hidden-frames.ts says so in the result instead).
  */
+import { animatedProperties, ending, showsOrMoves } from './animations';
+import { composedParent } from './composed-tree';
 
 /** A longer animation is the page's own pace, not the action's effect coming. */
 export const LONGEST_FOLLOWED_MS = 1_000;
-
-/** Properties whose change shows, hides, moves or resizes something, lower case without hyphens. */
-const SHOWING = new Set([
-  'opacity',
-  'visibility',
-  'display',
-  'transform',
-  'translate',
-  'rotate',
-  'scale',
-  'top',
-  'right',
-  'bottom',
-  'left',
-  'inset',
-  'height',
-  'width',
-  'maxheight',
-  'maxwidth',
-  'minheight',
-  'minwidth',
-  'clippath',
-  'marginleft',
-  'marginright',
-  'margintop',
-  'marginbottom',
-]);
-
-const normal = (property: string) => property.replace(/-/g, '').toLowerCase();
-
-function animates(animation: Animation): string[] {
-  const property = (animation as Animation & { transitionProperty?: string }).transitionProperty;
-  if (typeof property === 'string') return [property];
-  const effect = animation.effect as KeyframeEffect | null;
-  if (!effect || typeof effect.getKeyframes !== 'function') return [];
-  return effect.getKeyframes().flatMap((frame) => Object.keys(frame));
-}
 
 /** What a press draws on the control itself: a ripple shows nothing the page had not shown. */
 const CONTROL =
@@ -56,11 +21,8 @@ const CONTROL =
   '[role=menuitem], [role=option], [role=checkbox], [role=radio], [role=switch]';
 
 function insideControl(element: Element): boolean {
-  for (let at: Element | null = element; at;) {
-    if (at.matches(CONTROL)) return true;
-    const root = at.getRootNode();
-    at = at.parentElement ?? (root instanceof ShadowRoot ? root.host : null);
-  }
+  for (let at: Node | null = element; at; at = composedParent(at))
+    if (at instanceof Element && at.matches(CONTROL)) return true;
   return false;
 }
 
@@ -74,14 +36,12 @@ function decoration(animation: Animation): boolean {
 
 /** How much longer `animation` runs, when it is one to follow. */
 export function followedFor(animation: Animation): number | undefined {
-  if (animation.playState !== 'running') return undefined;
-  if (!animates(animation).some((property) => SHOWING.has(normal(property)))) return undefined;
+  if (!ending(animation)) return undefined;
+  if (!animatedProperties(animation).some(showsOrMoves)) return undefined;
   if (decoration(animation)) return undefined;
-  const timing = animation.effect?.getComputedTiming();
-  const end = timing?.endTime;
-  if (typeof end !== 'number' || !Number.isFinite(end)) return undefined;
-  const elapsed = typeof timing?.localTime === 'number' ? timing.localTime : 0;
-  const left = (end - elapsed) / Math.abs(animation.playbackRate || 1);
+  const timing = animation.effect!.getComputedTiming();
+  const elapsed = typeof timing.localTime === 'number' ? timing.localTime : 0;
+  const left = ((timing.endTime as number) - elapsed) / Math.abs(animation.playbackRate || 1);
   return left <= LONGEST_FOLLOWED_MS ? Math.max(0, left) : undefined;
 }
 
