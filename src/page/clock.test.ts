@@ -30,6 +30,25 @@ describe('PageClock', () => {
     expect(fired).toEqual(['a', 'b']);
   });
 
+  it('ends a wait on the tick nearest its time in a hidden tab, where ticks are the only clock', () => {
+    holdPageTimers();
+    let hidden = true;
+    const clock = new PageClock(() => hidden);
+    const fired: string[] = [];
+    const now = performance.now();
+    clock.schedule(BEAT_MS, () => fired.push('beat'));
+    clock.schedule(100, () => fired.push('later'));
+    clock.tick(now + BEAT_MS / 2 - 1);
+    expect(fired).toEqual([]);
+    clock.tick(now + BEAT_MS / 2 + 1);
+    expect(fired).toEqual(['beat']);
+    hidden = false;
+    clock.tick(now + 100 - BEAT_MS / 2 + 1);
+    expect(fired).toEqual(['beat']);
+    clock.tick(now + 101);
+    expect(fired).toEqual(['beat', 'later']);
+  });
+
   it('calls a wait off, and falls back on the page’s timer when no tick comes', () => {
     holdPageTimers();
     const clock = new PageClock();

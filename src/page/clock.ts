@@ -20,12 +20,23 @@ interface Due {
   fire(): void;
 }
 
+/** Whether the document this clock keeps time for is in a tab that is not in front. */
+const documentHidden = () => globalThis.document?.visibilityState === 'hidden';
+
 export class PageClock {
   readonly #due = new Set<Due>();
 
-  /** A tick from the panel: every wait whose time has come ends now. */
+  constructor(private readonly hidden: () => boolean = documentHidden) {}
+
+  /**
+   * A tick from the panel: every wait whose time has come ends now. In a hidden tab, where the
+   * ticks are the only clock, a wait ends on the tick nearest its time rather than the first one
+   * after it: otherwise every wait there runs half a tick long on average, and a settle's two
+   * quiet beats a whole tick longer than in front.
+   */
   tick(now = performance.now()): void {
-    for (const due of [...this.#due]) if (now >= due.at) due.fire();
+    const early = this.hidden() ? TICK_MS / 2 : 0;
+    for (const due of [...this.#due]) if (now >= due.at - early) due.fire();
   }
 
   /** Calls `callback` once, `ms` from now; returns a function that calls it off. */
