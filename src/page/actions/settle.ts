@@ -176,11 +176,14 @@ export class SettleWatch {
         const waitingOnRouter = routing !== undefined && !routingDone;
         // A region the page marks aria-busy is still loading: its content is what the action asked for.
         // A fade or slide the action set off: the page shows its effect once it has ended.
-        if (!waitingOnRouter && !this.#requests.pending && !this.#newlyBusy() && !this.#animations.running(now)) {
+        if (!waitingOnRouter && !this.#requests.pending && !this.#newlyBusy()) {
           const active = this.#mutations > 0 || this.#requests.events > 0;
           const quietLongEnough = this.#lastChange < 0 || now - this.#lastChange >= options.quietMs;
-          if (active && quietBeats >= options.quietBeats && quietLongEnough) return finish('quiet');
-          if (!active && now - actionEnded >= options.idleMs) return finish('idle');
+          const done = active
+            ? quietBeats >= options.quietBeats && quietLongEnough
+            : now - actionEnded >= options.idleMs;
+          // Asked last, only when the wait would otherwise end: reading animations flushes style.
+          if (done && !this.#animations.running(now)) return finish(active ? 'quiet' : 'idle');
         }
         schedule();
       };
