@@ -531,11 +531,14 @@ export class AgentConnection {
         setup = created;
       }
     }
-    await this.#options.sessions.set(this.#sessionId);
+    // Said before anything else is awaited: the session's updates are taken from now on, and one
+    // the agent sends right after answering (its slash commands) must not precede the session's
+    // start, which clears what a new session knew.
     this.#options.events.session(this.#sessionId!, how, note, {
       modes: setup.modes,
       configOptions: setup.configOptions,
     });
+    await this.#options.sessions.set(this.#sessionId);
     // A new session has not seen the turn the agent was answering: sending it again would start
     // the task over, so it ends here and the person decides.
     if (how === 'session/new' && this.outbox.inflight?.answered) this.#endInterrupted('new-session');

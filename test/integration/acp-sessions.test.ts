@@ -58,6 +58,26 @@ describe('session lifecycle against a peer built on the ACP SDK', () => {
     client.connection.disable();
   });
 
+  it('takes the slash commands an agent offers right after session/new, however soon they come', async () => {
+    for (const afterMs of [0, 2, 10]) {
+      peer = await startSdkPeer({ commandsAfterNewMs: afterMs });
+      const client = panelClient({ url: peer.url, sessionWriteMs: 20 });
+      const sessionsWhenOffered: number[] = [];
+      const record = client.recorded.updates;
+      record.push = (...updates) => {
+        sessionsWhenOffered.push(client.recorded.sessions.length);
+        return Array.prototype.push.apply(record, updates);
+      };
+      client.connection.enable();
+      await until(() => record.length === 1, 10_000, 'the commands');
+      // The session had started (and cleared what it knew) before its first update was taken.
+      expect({ afterMs, sessionsWhenOffered }).toEqual({ afterMs, sessionsWhenOffered: [1] });
+      client.connection.disable();
+      await peer.close();
+      peer = undefined;
+    }
+  });
+
   it('re-declares the served MCP servers on every new, resume and load', async () => {
     peer = await startSdkPeer({ resume: true });
     const fake = { name: 'tabwright', version: '1', list: () => [], call: async () => ({ content: [] }) };

@@ -38,6 +38,8 @@ export interface PanelClientOptions {
   WebSocket?: typeof WebSocket;
   /** The panel's timers (back-off, heartbeats); a fake clock lets a test cover minutes at once. */
   clock?: Clock;
+  /** How long remembering the session id takes. */
+  sessionWriteMs?: number;
 }
 
 export function panelClient(options: PanelClientOptions) {
@@ -66,7 +68,14 @@ export function panelClient(options: PanelClientOptions) {
     probe: fetchProbe,
     clock: options.clock ?? systemClock,
     mintId: () => `id-${++seq}-${Math.random().toString(36).slice(2, 8)}`,
-    sessions: { get: async () => sessionId, set: async (id) => void (sessionId = id) },
+    sessions: {
+      get: async () => sessionId,
+      set: async (id) => {
+        // Storage that takes a while to write, as chrome.storage may under load.
+        if (options.sessionWriteMs) await new Promise((resolve) => setTimeout(resolve, options.sessionWriteMs));
+        sessionId = id;
+      },
+    },
     permissionMemory: { get: (tool) => remembered.get(tool), set: (tool, choice) => void remembered.set(tool, choice) },
     timing: { backoff: { baseMs: 20, capMs: 200 }, ...options.timing },
     events: {

@@ -24,6 +24,8 @@ export interface PeerOptions {
   load?: boolean;
   /** Advertise prompt de-duplication (this peer never de-duplicates, so tests can see repeats). */
   claimDedup?: boolean;
+  /** Offer slash commands this many ms after answering session/new, as real agents do at once. */
+  commandsAfterNewMs?: number;
 }
 
 export interface ReceivedPrompt {
@@ -105,6 +107,20 @@ export async function startSdkPeer(options: PeerOptions = {}): Promise<SdkPeer> 
         if (socketClient) clients.set(sessionId, socketClient);
         sessionMethods.push('session/new');
         declared.set(sessionId, acpOnly(params.mcpServers));
+        const client = socketClient;
+        if (options.commandsAfterNewMs !== undefined && client) {
+          setTimeout(
+            () =>
+              void client.notify('session/update', {
+                sessionId,
+                update: {
+                  sessionUpdate: 'available_commands_update',
+                  availableCommands: [{ name: 'review', description: 'Review the open change' }],
+                },
+              }),
+            options.commandsAfterNewMs,
+          );
+        }
         return { sessionId };
       })
       .onRequest(methods.agent.session.resume, ({ params }) => {
