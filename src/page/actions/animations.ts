@@ -16,17 +16,18 @@ const KEYFRAME_FIELDS = new Set(['offset', 'computedOffset', 'easing', 'composit
 /** The CSS properties `animation` changes, lower case without hyphens (`margin-left` is `marginleft`). */
 export function animatedProperties(animation: Animation): string[] {
   const transition = (animation as Animation & { transitionProperty?: string }).transitionProperty;
-  const names =
-    typeof transition === 'string'
-      ? [transition]
-      : (() => {
-          const effect = animation.effect as KeyframeEffect | null;
-          if (!effect || typeof effect.getKeyframes !== 'function') return [];
-          return effect
-            .getKeyframes()
-            .flatMap((frame) => Object.keys(frame).filter((key) => !KEYFRAME_FIELDS.has(key)));
-        })();
-  return names.map((name) => name.replace(/-/g, '').toLowerCase());
+  if (typeof transition === 'string') return [normalised(transition)];
+  const effect = animation.effect as KeyframeEffect | null;
+  if (!effect || typeof effect.getKeyframes !== 'function') return [];
+  return effect
+    .getKeyframes()
+    .flatMap((frame) => Object.keys(frame).filter((key) => !KEYFRAME_FIELDS.has(key)))
+    .map(normalised);
+}
+
+/** CSS names and keyframe keys compared alike: `margin-top` and `marginTop` both become `margintop`. */
+function normalised(name: string): string {
+  return name.replace(/-/g, '').toLowerCase();
 }
 
 /** A property whose change moves or resizes a box: what makes a point picked now miss later. */
