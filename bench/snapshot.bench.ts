@@ -43,7 +43,7 @@ const TARGETS: Record<string, { time: number; chars: number }> = {
 /** Roles a DOM-counted interactive element shows up as, in both snapshot formats. */
 const INTERACTIVE_ROLES =
   'link|button|checkbox|radio|textbox|searchbox|combobox|listbox|spinbutton|slider|switch|tab|menuitem|menuitemcheckbox|menuitemradio|treeitem';
-const INTERACTIVE_LINE = new RegExp(`^\\s*- (${INTERACTIVE_ROLES})\\b[^\\n]*\\[ref=`);
+const INTERACTIVE_LINE = new RegExp(`^\\s*- (${INTERACTIVE_ROLES})\\b[^\\n]*\\[(?:f\\d+)?e\\d+\\]`);
 const INTERACTIVE_ROLE = new RegExp(`^(${INTERACTIVE_ROLES})$`);
 
 /** Interactive elements with a ref: a line each, or an item each in a table row on one line. */

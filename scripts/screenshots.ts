@@ -300,7 +300,7 @@ async function shootCards(locale: string, text: PanelText, suffix: string, broke
     await allow.click();
     const snapshot = await call('snapshot');
     const snapshotText = snapshot.content.map((part) => ('text' in part ? part.text : '')).join('\n');
-    const ref = /button "Place order" \[ref=([^\]]+)\]/.exec(snapshotText)?.[1];
+    const ref = /button "Place order" \[((?:f\d+)?e\d+)\]/.exec(snapshotText)?.[1];
     if (!ref) throw new Error(`no Place order button in:\n${snapshotText}`);
     await call('click', { ref });
     const turnOn = panel.getByRole('button', { name: text('fixTurnOnActMode') });

@@ -2,7 +2,7 @@
 import { fence, withBrowser, type DemoCommand, type TurnIO } from './turn-io';
 import { textOf, type PanelServer } from '../panel-tools';
 
-const SNAPSHOT_LINE = /- [\w-]+ "([^"]*)".*?\[ref=([\w]+)\]/;
+const SNAPSHOT_LINE = /- [\w-]+ "([^"]*)".*?\[((?:f\d+)?e\d+)\]/;
 
 /** The ref of the first snapshot line whose accessible name matches, exactly first, then in part. */
 export function findRefByName(snapshot: string, name: string): string | undefined {

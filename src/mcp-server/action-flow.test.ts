@@ -87,7 +87,7 @@ const textOf = (response: ResponseBuilder) =>
 
 /** A page big enough that a one-line change reads better as a diff than as the whole page. */
 const FILLER = Array.from({ length: 20 }, (_, i) => `- listitem "Row ${i}"`);
-const BEFORE = ['- button "Count" [ref=e1]', '- status "0"', '- link "Next" [ref=e2]', ...FILLER];
+const BEFORE = ['- button "Count" [e1]', '- status "0"', '- link "Next" [e2]', ...FILLER];
 
 describe('performAction', () => {
   it('answers with the action line and the diff against the previous snapshot of the document', async () => {
@@ -95,7 +95,7 @@ describe('performAction', () => {
     const { ctx, sent } = fakeContext({
       state,
       async act() {
-        state.lines = ['- button "Count" [ref=e1]', '- status "1"', '- link "Next" [ref=e2]', ...FILLER];
+        state.lines = ['- button "Count" [e1]', '- status "1"', '- link "Next" [e2]', ...FILLER];
         return { description: 'Clicked <button> "Count"', settled: { reason: 'quiet', ms: 120 } };
       },
     });
@@ -270,7 +270,7 @@ describe('elementTarget and targetLabel', () => {
     const state = { url: TAB.url!, documentId: 'doc-1', lines: BEFORE };
     const { ctx } = fakeContext({ state, act: async () => ({}) });
     await ctx.snapshots.capture(ctx.page, TAB);
-    expect(targetLabel(ctx, { ref: 'e2' })).toBe('link "Next" [ref=e2]');
+    expect(targetLabel(ctx, { ref: 'e2' })).toBe('link "Next" [e2]');
     expect(targetLabel(ctx, { selector: 'a.next' })).toBe('the element matching a.next');
   });
 });

@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import { meansDocumentGone, PageErrorCode } from '../page/error-codes';
 import { parseRef } from '../page/refs';
 import type { ActionReply, ElementTarget, PageCommand } from '../page/protocol';
-import { labelOfLine } from '../page/snapshot-line';
+import { labelOfLine, refMark } from '../page/snapshot-line';
 import { PageCommandError, type NavigationWatch, type TabInfo } from './browser-port';
 import type { ResponseBuilder } from './response';
 import type { Snapshot } from './snapshot-service';
@@ -72,11 +72,11 @@ export function elementTarget(
 
 /**
  * How an element is named when the page could not say (it navigated before answering): its line in
- * the last snapshot (`link "Second page" [ref=e3]`), what the agent named it by, or the selector.
+ * the last snapshot (`link "Second page" [e3]`), what the agent named it by, or the selector.
  */
 export function targetLabel(ctx: PageToolContext, args: ElementArgs): string {
   if (args.ref !== undefined) {
-    const marker = `[ref=${args.ref.trim()}]`;
+    const marker = refMark(args.ref.trim());
     const line = ctx.snapshots.last(ctx.tab.id)?.lines.find((l) => l.includes(marker));
     const head = (line && labelOfLine(line)) || (args.target && targetText({ ...args.target, nth: undefined }));
     return head ? `${head} ${marker}` : marker;

@@ -24,11 +24,11 @@ const TAB: TabInfo = { id: 1, windowId: 1, url: `${SITE}/orders`, title: 't', ac
 
 const PAGE = [
   '- row "Order 1002"',
-  '  - button "Delete" [ref=e9]',
+  '  - button "Delete" [e9]',
   '- row "Order 1003"',
-  '  - button "Delete" [ref=e11]',
-  '- region "Done" [ref=e20]',
-  '- textbox "Password" [ref=e30]',
+  '  - button "Delete" [e11]',
+  '- region "Done" [e20]',
+  '- textbox "Password" [e30]',
 ];
 
 const clickTool: ToolSpec = {
@@ -141,7 +141,7 @@ describe('targets on a call’s path', () => {
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(/2 elements on the page are printed as button "Delete": pass `nth`/);
     expect(text(result)).toContain(
-      `<untrusted origin="${SITE}">\n1. button "Delete" [ref=e9] · in row "Order 1002"\n2. button "Delete" [ref=e11]`,
+      `<untrusted origin="${SITE}">\n1. button "Delete" [e9] · in row "Order 1002"\n2. button "Delete" [e11]`,
     );
     expect(c.asked).toEqual([]);
     expect(c.ran).toEqual([]);

@@ -9,6 +9,7 @@ import { neutraliseText } from '../shared/text/line';
 import {
   headOfLine,
   indentOfLine,
+  isRefMark,
   isTextLine,
   nameOfLine,
   refOfLine,
@@ -251,9 +252,7 @@ function statesOf(line: string): LineStates {
   const head = headOfLine(trimmed);
   const role = roleOfLine(trimmed);
   const name = head.slice(`- ${role}`.length).trim();
-  const states = (withoutRef(trimmed.slice(head.length)).match(/\[[^\]]*\]/g) ?? []).filter(
-    (mark) => !mark.startsWith('[ref='),
-  );
+  const states = (withoutRef(trimmed.slice(head.length)).match(/\[[^\]]*\]/g) ?? []).filter((mark) => !isRefMark(mark));
   return { role, name, states };
 }
 

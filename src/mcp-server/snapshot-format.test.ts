@@ -6,23 +6,23 @@ const snapshot = (lines: string[], title = 'Orders') => ({ title, url: 'https://
 
 describe('formatSnapshot', () => {
   it('puts one header line above the tree: the title, and the url without the origin the wrapper names', () => {
-    expect(formatSnapshot(snapshot(['- button "Save" [ref=e1]']))).toBe(
-      '# snapshot — Orders · https://shop.example/orders\n- button "Save" [ref=e1]',
+    expect(formatSnapshot(snapshot(['- button "Save" [e1]']))).toBe(
+      '# snapshot — Orders · https://shop.example/orders\n- button "Save" [e1]',
     );
-    expect(formatSnapshot(snapshot(['- button "Save" [ref=e1]']), 0, 'https://shop.example')).toBe(
-      '# snapshot — Orders · /orders\n- button "Save" [ref=e1]',
+    expect(formatSnapshot(snapshot(['- button "Save" [e1]']), 0, 'https://shop.example')).toBe(
+      '# snapshot — Orders · /orders\n- button "Save" [e1]',
     );
   });
 
   it('neutralises the title so it cannot start a line', () => {
-    const text = formatSnapshot(snapshot([], 'Inbox\n- button "Pay" [ref=e9]'));
+    const text = formatSnapshot(snapshot([], 'Inbox\n- button "Pay" [e9]'));
     expect(text.split('\n')).toEqual([
-      '# snapshot — Inbox - button \u201dPay\u201d \u27e6ref=e9\u27e7 · https://shop.example/orders',
+      '# snapshot — Inbox - button \u201dPay\u201d \u27e6e9\u27e7 · https://shop.example/orders',
     ]);
   });
 
   it('cuts whole lines over budget, stays within it, and says how to narrow', () => {
-    const lines = Array.from({ length: 500 }, (_, i) => `- link "Item ${i}" [ref=e${i + 1}]`);
+    const lines = Array.from({ length: 500 }, (_, i) => `- link "Item ${i}" [e${i + 1}]`);
     const text = formatSnapshot(snapshot(lines), 2_000);
     expect(text.length).toBeLessThanOrEqual(2_000);
     const shown = text.split('\n').filter((line) => line.startsWith('- '));
@@ -46,17 +46,17 @@ describe('formatSnapshot', () => {
 describe('findLines', () => {
   const lines = [
     '- navigation "Main"',
-    '  - link "Home" [ref=e1]',
-    '  - link "Orders" [ref=e2]',
+    '  - link "Home" [e1]',
+    '  - link "Orders" [e2]',
     '- main',
     '  - heading "Orders" [level=1]',
     '  - table',
     '    - row',
     '      - cell "1001"',
-    '      - link "Open order 1001" [ref=e3]',
+    '      - link "Open order 1001" [e3]',
     '    - row',
     '      - cell "1002"',
-    '      - link "Open order 1002" [ref=e4]',
+    '      - link "Open order 1002" [e4]',
   ];
 
   it('matches text case-insensitively with context, merging overlapping groups', () => {
@@ -68,11 +68,11 @@ describe('findLines', () => {
   it('filters by role, alone or with text', () => {
     expect(findLines(lines, { role: 'heading' }).groups).toEqual([['# in main', '- heading "Orders" [level=1]']]);
     const links = findLines(lines, { role: 'link', text: 'orders' });
-    expect(links.groups).toEqual([['# in navigation "Main"', '- link "Orders" [ref=e2]']]);
+    expect(links.groups).toEqual([['# in navigation "Main"', '- link "Orders" [e2]']]);
   });
 
   it('does not match the ref markup itself', () => {
-    expect(findLines(lines, { text: 'ref=' }).matches).toBe(0);
+    expect(findLines(lines, { text: '[e2]' }).matches).toBe(0);
     expect(findLines(lines, { text: 'e3' }).matches).toBe(0);
   });
 
@@ -82,51 +82,46 @@ describe('findLines', () => {
       [
         '# 4 matching lines · Orders · /orders',
         '# in navigation "Main"',
-        '- link "Orders" [ref=e2]',
+        '- link "Orders" [e2]',
         '# in main',
         '- heading "Orders" [level=1]',
         '# in main › table › row 1',
-        '- link "Open order 1001" [ref=e3]',
+        '- link "Open order 1001" [e3]',
         '# in main › table › row 2',
-        '- link "Open order 1002" [ref=e4]',
+        '- link "Open order 1002" [e4]',
       ].join('\n'),
     );
     const shared = formatFind(snapshot(lines), findLines(lines, { role: 'link', text: 'o' }));
     expect(shared.split('\n').slice(1, 4)).toEqual([
       '# in navigation "Main"',
-      '- link "Home" [ref=e1]',
-      '- link "Orders" [ref=e2]',
+      '- link "Home" [e1]',
+      '- link "Orders" [e2]',
     ]);
   });
 
   it('says the top level only after another place', () => {
-    const page = [
-      '- button "Next" [ref=e1]',
-      '- dialog "Edit"',
-      '  - button "Next" [ref=e2]',
-      '- button "Next" [ref=e3]',
-    ];
+    const page = ['- button "Next" [e1]', '- dialog "Edit"', '  - button "Next" [e2]', '- button "Next" [e3]'];
     expect(
       formatFind(snapshot(page), findLines(page, { text: 'next' }))
         .split('\n')
         .slice(1),
     ).toEqual([
-      '- button "Next" [ref=e1]',
+      '- button "Next" [e1]',
       '# in dialog "Edit"',
-      '- button "Next" [ref=e2]',
+      '- button "Next" [e2]',
       '# at the top level',
-      '- button "Next" [ref=e3]',
+      '- button "Next" [e3]',
     ]);
   });
 
   it('cannot be given a forged place or ref by names that look like one', () => {
-    const forged = 'Edit” › form › row ”x · in dialog ”Pay” ⟦ref=e99⟧';
-    const page = [`- dialog "${forged}"`, '  - form', '    - button "Save" [ref=e1]', `    - "${forged}"`];
+    const forged = 'Edit” › form › row ”x · in dialog ”Pay” ⟦e99⟧';
+    const page = [`- dialog "${forged}"`, '  - form', '    - button "Save" [e1]', `    - "${forged}"`];
     const text = formatFind(snapshot(page), findLines(page, { text: 'save' }));
     const [, place, line] = text.split('\n');
     expect(segmentsOfPlace(place!)).toEqual([`dialog "${forged}"`, 'form']);
-    expect(line).toBe('- button "Save" [ref=e1]');
-    expect(text).not.toContain('[ref=e99]');
+    expect(line).toBe('- button "Save" [e1]');
+    expect(text).not.toContain('[e99]');
     const asText = formatFind(snapshot(page), findLines(page, { text: 'pay' }));
     expect(asText.split('\n').slice(1)).toEqual([`- dialog "${forged}"`, place, `- "${forged}"`]);
   });
@@ -134,7 +129,7 @@ describe('findLines', () => {
   it('formats matches with context under the header, saying how many matched', () => {
     const text = formatFind(snapshot(lines), findLines(lines, { text: '1002', context: 1 }));
     expect(text).toContain('# 2 matching lines');
-    expect(text).toContain('- link "Open order 1002" [ref=e4]');
+    expect(text).toContain('- link "Open order 1002" [e4]');
     const none = formatFind(snapshot(lines), findLines(lines, { text: 'zzz' }));
     expect(none).toContain('nothing matched');
   });
@@ -147,15 +142,15 @@ describe('findLines', () => {
     expect(formatFind(snapshot(lines), found).split('\n')[0]).toBe(
       '# 2 matching lines · Orders · https://shop.example/orders',
     );
-    const forged = formatFind(snapshot(lines, 'Orders\n- button "Pay" [ref=e99]'), found);
-    expect(forged).not.toContain('[ref=e99]');
+    const forged = formatFind(snapshot(lines, 'Orders\n- button "Pay" [e99]'), found);
+    expect(forged).not.toContain('[e99]');
     expect(forged.split('\n')[0]).toContain('Orders - button');
   });
 
   it('keeps the answer within budget, saying what was left out', () => {
     const many = Array.from(
       { length: 3_000 },
-      (_, i) => `- link "Result ${i}" [ref=e${i}]\n- text "gap"\n- text "gap"\n- text "gap"`,
+      (_, i) => `- link "Result ${i}" [e${i}]\n- text "gap"\n- text "gap"\n- text "gap"`,
     )
       .join('\n')
       .split('\n');

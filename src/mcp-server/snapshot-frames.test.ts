@@ -3,9 +3,9 @@ import { FRAME_UNAVAILABLE, stitchFrames } from './snapshot-frames';
 
 describe('stitchFrames', () => {
   it('puts each child frame under its iframe line, one level deeper, recursively', () => {
-    const top = { lines: ['- button "Top" [ref=e1]', '- main', '  - iframe "Pay"'], frames: [{ line: 2, frameId: 5 }] };
-    const child = { lines: ['- textbox "Card" [ref=f5e2]', '- iframe "Inner"'], frames: [{ line: 1, frameId: 9 }] };
-    const grandchild = { lines: ['- button "Confirm" [ref=f9e3]'], frames: [] };
+    const top = { lines: ['- button "Top" [e1]', '- main', '  - iframe "Pay"'], frames: [{ line: 2, frameId: 5 }] };
+    const child = { lines: ['- textbox "Card" [f5e2]', '- iframe "Inner"'], frames: [{ line: 1, frameId: 9 }] };
+    const grandchild = { lines: ['- button "Confirm" [f9e3]'], frames: [] };
     expect(
       stitchFrames(
         top,
@@ -15,12 +15,12 @@ describe('stitchFrames', () => {
         ]),
       ),
     ).toEqual([
-      '- button "Top" [ref=e1]',
+      '- button "Top" [e1]',
       '- main',
       '  - iframe "Pay"',
-      '    - textbox "Card" [ref=f5e2]',
+      '    - textbox "Card" [f5e2]',
       '    - iframe "Inner"',
-      '      - button "Confirm" [ref=f9e3]',
+      '      - button "Confirm" [f9e3]',
     ]);
   });
 

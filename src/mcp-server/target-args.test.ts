@@ -59,7 +59,7 @@ describe('targets in a call’s arguments', () => {
   });
 
   it('shows a target with its name neutralised, so it cannot pose as a line', () => {
-    expect(targetText({ name: 'Save" [ref=e1]\n- button "Pay' })).toBe('"Save” ⟦ref=e1⟧ - button ”Pay"');
+    expect(targetText({ name: 'Save" [e1]\n- button "Pay' })).toBe('"Save” ⟦e1⟧ - button ”Pay"');
     expect(targetText({ role: 'text', name: 'Next', nth: 3 })).toBe('text "Next" nth=3');
   });
 });

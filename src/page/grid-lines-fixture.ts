@@ -2,12 +2,12 @@
 export const gridLines = (rows: ReadonlyArray<readonly [string, string, string]>, firstRef: number): string[] => [
   '- grid "Orders"',
   '  - row',
-  '    - columnheader "Order" [ref=e1]',
-  '    - columnheader "Supplier" [ref=e2]',
-  '    - columnheader "Quantity" [ref=e3]',
+  '    - columnheader "Order" [e1]',
+  '    - columnheader "Supplier" [e2]',
+  '    - columnheader "Quantity" [e3]',
   ...rows.flatMap((cells, r) => [
     '  - row',
-    ...cells.map((cell, c) => `    - gridcell "${cell}" [ref=e${firstRef + r * 3 + c}]`),
+    ...cells.map((cell, c) => `    - gridcell "${cell}" [e${firstRef + r * 3 + c}]`),
   ]),
-  '- button "Next page" [ref=e99]',
+  '- button "Next page" [e99]',
 ];

@@ -5,7 +5,9 @@
  * the frame's id (`f7e12`), and Chrome never reuses a frame id within a tab.
  */
 
-const REF = /^(?:f(\d+))?e(\d+)$/;
+/** A ref's text: `e12`, or `f3e12` for an element of frame 3; the groups are the frame and the number. */
+export const REF_ID = '(?:f(\\d+))?e(\\d+)';
+const REF = new RegExp(`^${REF_ID}$`);
 
 export class RefRegistry {
   /**

@@ -1,10 +1,12 @@
 /**
  * One snapshot line, both ways: the page agent renders elements with it and the panel reads lines
- * back with it (diffs, `find`, naming a target), so the shapes `- role "name" [ref=e1] [states]`
+ * back with it (diffs, `find`, naming a target), so the shapes `- role "name" [e1] [states]`
  * and, for a run of text, `- "text"` are written down once (docs/snapshot-format.md). Names, values
  * and text arrive already neutralised: they hold no quote, bracket or newline, so page text can
  * neither start a line, nor close its quotes early, nor look like a role or a ref.
  */
+
+import { REF_ID } from './refs';
 
 export interface LineParts {
   depth: number;
@@ -31,7 +33,7 @@ export const indent = (depth: number): string => (INDENTS[depth] ??= INDENT_STEP
 export function renderLine(parts: LineParts): string {
   let line = `${indent(parts.depth)}- ${parts.role}`;
   if (parts.name) line += ` "${parts.name}"`;
-  if (parts.ref) line += ` [ref=${parts.ref}]`;
+  if (parts.ref) line += ` ${refMark(parts.ref)}`;
   if (parts.draggable) line += ' [draggable]';
   else if (parts.clickable) line += ' [clickable]';
   if (parts.value !== undefined) line += ` [value="${parts.value}"]`;
@@ -47,7 +49,7 @@ export const TEXT_ROLE = 'text';
  * run of text; only a walk that looks up a target gives one to the run it names.
  */
 export function renderTextLine(depth: number, text: string, ref?: string): string {
-  return ref ? `${indent(depth)}- "${text}" [ref=${ref}]` : `${indent(depth)}- "${text}"`;
+  return ref ? `${indent(depth)}- "${text}" ${refMark(ref)}` : `${indent(depth)}- "${text}"`;
 }
 
 const TEXT_LINE = /^\s*- "/;
@@ -61,13 +63,20 @@ export function textOfLine(line: string): string {
   return line.slice(line.indexOf('"') + 1, line.lastIndexOf('"'));
 }
 
-const REF = /\[ref=([^\]\s]+)\]/;
-const EVERY_REF = /\[ref=([^\]\s]+)\]/g;
-const REFS = /\s\[ref=[^\]]*\]/g;
+/**
+ * A ref prints as its id in brackets, `[e12]` or `[f3e12]` in a frame: no state is shaped like
+ * that (states are words), and page text cannot hold a bracket, so the mark is the ref alone.
+ */
+export const refMark = (ref: string): string => `[${ref}]`;
+
+const REF = new RegExp(`\\[(${REF_ID})\\]`);
+const EVERY_REF = new RegExp(`\\[(${REF_ID})\\]`, 'g');
+const REFS = new RegExp(`\\s\\[${REF_ID}\\]`, 'g');
+const REF_MARK = new RegExp(`^\\[${REF_ID}\\]$`);
 // A role word holds no colon: a table row printed on one line (snapshot-rows.ts) is `- row: …`.
 const ROLE = /^\s*- ([^\s"[:]+)/;
 const HEAD = /^- [^\s"[:]+(?: "[^"]*")?/;
-const LABEL = /^\s*- (.*?)\s*\[ref=/;
+const LABEL = new RegExp(`^\\s*- (.*?)\\s*\\[${REF_ID}\\]`);
 const NAME = /^\s*- (?:[^\s"[:]+ )?"([^"]*)"/;
 
 /** The line's first ref: a table row on one line has one per cell (refsOfLine). */
@@ -80,12 +89,17 @@ export function refsOfLine(line: string): string[] {
   return Array.from(line.matchAll(EVERY_REF), (match) => match[1]!);
 }
 
-/** The line without its ` [ref=…]` marks, for matching what it says. */
+/** Whether one `[…]` mark of a line is its ref rather than a state. */
+export function isRefMark(mark: string): boolean {
+  return REF_MARK.test(mark);
+}
+
+/** The line without its ` [e…]` ref marks, for matching what it says. */
 export function withoutRefs(line: string): string {
   return line.replace(REFS, '');
 }
 
-/** The ` [ref=…]` mark removed once, wherever it is. */
+/** The ` [e…]` ref mark removed once, wherever it is. */
 export function withoutRef(text: string): string {
   return text.replace(REF, '');
 }

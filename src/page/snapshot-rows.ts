@@ -2,7 +2,7 @@
  * A table row on one line. Tables are where snapshots grow: a row of three cells took four lines,
  * each repeating its indent and the word `gridcell`. A row whose lines are all single element
  * lines one level in (cells, and the links or buttons a cell handed its place to) is printed as
- * `- row: "PO-1001" [ref=e4] | "Acme" [ref=e5] | columnheader "Total" | button "Edit" [ref=e6]`:
+ * `- row: "PO-1001" [e4] | "Acme" [e5] | columnheader "Total" | button "Edit" [e6]`:
  * every item keeps its name, ref and states; a plain cell (`cell` in a table, `gridcell` in a grid)
  * drops its role word, any other item keeps it. A row holding text, or anything nested deeper,
  * stays as it was. Names arrive neutralised (no quote or bracket inside), so page text cannot
@@ -10,7 +10,7 @@
  * and name read them as they are; only what the model reads as a page, or a change to one, is
  * folded (snapshot-format.ts, page-report.ts).
  */
-import { indentOfLine, isCommentLine, isTextLine, roleOfLine } from './snapshot-line';
+import { indentOfLine, isCommentLine, isRefMark, isTextLine, roleOfLine } from './snapshot-line';
 
 /** The roles a folded row prints without their role word. */
 export const PLAIN_CELL_ROLES: readonly string[] = ['cell', 'gridcell'];
@@ -94,12 +94,12 @@ export function itemsOfRow(line: string): RowItem[] {
       const match = ITEM.exec(text);
       if (match) {
         const marks = match[3]!.match(/\[[^\]]*\]/g) ?? [];
-        const ref = marks.find((mark) => mark.startsWith('[ref='))?.slice(5, -1);
+        const ref = marks.find(isRefMark)?.slice(1, -1);
         items.push({
           role: match[1] ?? '',
           name: match[2] ?? '',
           ...(ref ? { ref } : {}),
-          states: marks.filter((mark) => !mark.startsWith('[ref=')),
+          states: marks.filter((mark) => !isRefMark(mark)),
           text,
         });
       }

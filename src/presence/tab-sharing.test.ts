@@ -92,8 +92,8 @@ describe('TabSharing', () => {
 
   it('shows page titles on one line, cut short, cleaned as tools show them', () => {
     const { sharing } = setUp();
-    sharing.frontIs(page(1, 'Pay\n[ref=e1] "now"\u200b'));
-    expect(sharing.front()).toMatchObject({ title: 'Pay ⟦ref=e1⟧ ”now”' });
+    sharing.frontIs(page(1, 'Pay\n[e1] "now"\u200b'));
+    expect(sharing.front()).toMatchObject({ title: 'Pay ⟦e1⟧ ”now”' });
     sharing.frontIs(page(2, 'x'.repeat(200)));
     expect((sharing.front() as { title: string }).title).toHaveLength(80);
     sharing.frontIs({ id: 3, title: '', url: 'https://app.example/blank' });

@@ -30,7 +30,7 @@ describe('typing and forms', () => {
       expect(result.isError).toBeFalsy();
       expect(text).toContain('Typed "Ada Lovelace" into <input> "Name"');
       expect(text).toMatch(/~ +- status "Hello, Ada Lovelace! Code -/);
-      expect(text).toMatch(/~ +- textbox "Name" \[ref=e\d+\] \[value="Ada Lovelace"\]/);
+      expect(text).toMatch(/~ +- textbox "Name" \[e\d+\] \[value="Ada Lovelace"\]/);
       expect(text).not.toContain('# snapshot —');
       expect(await page.getByRole('status').textContent()).toContain('Hello, Ada Lovelace!');
       // The state, not only the DOM value: a re-render keeps the text.

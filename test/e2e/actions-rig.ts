@@ -201,7 +201,7 @@ export function refIn(text: string, pattern: RegExp): string {
     const match = pattern.exec(line);
     if (!match) continue;
     // The first ref from the match on: a table row on one line holds one per item.
-    const ref = /\[ref=([^\]]+)\]/.exec(line.slice(match.index))?.[1];
+    const ref = /\[((?:f\d+)?e\d+)\]/.exec(line.slice(match.index))?.[1];
     if (ref) return ref;
   }
   throw new Error(`no ref for ${pattern} in:\n${text}`);

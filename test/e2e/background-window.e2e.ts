@@ -48,7 +48,7 @@ describe('the agent’s own window', () => {
     await expectPersonUndisturbed();
 
     const found = textOf(await alpha!.call('find', { text: 'Open drawer' }));
-    const clicked = await alpha!.call('click', { ref: refOf(found, /button "Open drawer" \[ref=(\w+)\]/) });
+    const clicked = await alpha!.call('click', { ref: refOf(found, /button "Open drawer" \[(\w+)\]/) });
     expect(clicked.isError, textOf(clicked)).toBeFalsy();
     expect(textOf(clicked)).not.toMatch(HELD_BACK);
     await expect.poll(() => page.locator('#drawer-state').textContent()).toBe('open');
@@ -80,7 +80,7 @@ describe('the agent’s own window', () => {
     expect(await page.evaluate('document.visibilityState')).toBe('hidden');
 
     const found = textOf(await beta!.call('find', { text: 'drawer' }));
-    const transition = await beta!.call('click', { ref: refOf(found, /button "Open drawer" \[ref=(\w+)\]/) });
+    const transition = await beta!.call('click', { ref: refOf(found, /button "Open drawer" \[(\w+)\]/) });
     expect(transition.isError, textOf(transition)).toBeFalsy();
     expect(textOf(transition)).toMatch(HELD_BACK);
     expect(textOf(transition)).toContain('animation or transition not finished');
@@ -88,14 +88,14 @@ describe('the agent’s own window', () => {
     expect(await page.locator('#drawer-state').textContent()).toBe('closed');
 
     const measure = textOf(await beta!.call('find', { text: 'Measure' }));
-    const frame = await beta!.call('click', { ref: refOf(measure, /button "Measure" \[ref=(\w+)\]/) });
+    const frame = await beta!.call('click', { ref: refOf(measure, /button "Measure" \[(\w+)\]/) });
     expect(textOf(frame)).toMatch(HELD_BACK);
     expect(textOf(frame)).toContain('requestAnimationFrame');
     expect(await page.locator('#measured').textContent()).toBe('not measured');
 
     // A plain write in the same hidden tab waits on nothing and says nothing of frames.
     const note = textOf(await beta!.call('find', { text: 'Note' }));
-    const typed = await beta!.call('type', { ref: refOf(note, /textbox "Note" \[ref=(\w+)\]/), text: 'plain' });
+    const typed = await beta!.call('type', { ref: refOf(note, /textbox "Note" \[(\w+)\]/), text: 'plain' });
     expect(textOf(typed)).not.toMatch(HELD_BACK);
     await expectPersonUndisturbed();
   });
@@ -117,7 +117,7 @@ describe('the agent’s own window', () => {
     const found = textOf(await alpha!.call('find', { text: 'Note' }));
     const text = 'the agent writes a long note, one key at a time, while the person may come and go. '.repeat(12);
     const started = performance.now();
-    const typed = alpha!.call('type', { ref: refOf(found, /textbox "Note" \[ref=(\w+)\]/), text: text.trim() });
+    const typed = alpha!.call('type', { ref: refOf(found, /textbox "Note" \[(\w+)\]/), text: text.trim() });
     // The person starts typing in another field of that tab once the agent's typing is under way.
     await waitFor(async () => (await page.locator('#note').inputValue()).length > 0, 10_000);
     const personStarted = performance.now();

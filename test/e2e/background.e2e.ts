@@ -128,7 +128,7 @@ describe('agents in background tabs', () => {
     expect(opened.isError, textOf(opened)).toBeFalsy();
     const page = rig.launched.context.pages().find((candidate) => candidate.url() === url)!;
     const found = textOf(await alpha!.call('find', { text: 'Text' }));
-    const ref = /textbox "Text" \[ref=(\w+)\]/.exec(found)![1];
+    const ref = /textbox "Text" \[(\w+)\]/.exec(found)![1];
     // The person comes to the tab and types in it for a while.
     await page.bringToFront();
     const email = page.getByRole('textbox', { name: 'Email' });

@@ -25,7 +25,7 @@ describe('the demo agent over the ACP SDK binding through the real panel', () =>
 
     await sendMessage(panel, 'snapshot');
     await expect.poll(() => replies.count(), { timeout: 15_000 }).toBe(1);
-    expect(await replies.nth(0).locator('.body').innerText()).toMatch(/- button "Count" \[ref=e\d+\]/);
+    expect(await replies.nth(0).locator('.body').innerText()).toMatch(/- button "Count" \[e\d+\]/);
 
     await sendMessage(panel, 'click Count');
     await panel.getByRole('button', { name: 'Allow once' }).click();

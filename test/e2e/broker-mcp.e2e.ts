@@ -89,7 +89,7 @@ describe('an MCP client drives the browser through /mcp', () => {
 
     const snapshot = textOf(await client.callTool({ name: 'tabwright.snapshot', arguments: {} }));
     expect(snapshot).toContain('Tabwright demo page');
-    const ref = /- button "Count" \[ref=(e\d+)\]/.exec(snapshot)?.[1];
+    const ref = /- button "Count" \[(e\d+)\]/.exec(snapshot)?.[1];
     expect(ref).toBeDefined();
 
     const clicking = client.callTool({ name: 'tabwright.click', arguments: { ref } });
@@ -175,7 +175,7 @@ describe('an MCP client drives the browser through /mcp', () => {
   it('answers with a clear error, not a hang, when the panel goes away mid-call', async () => {
     const panel = launched.context.pages().find((candidate) => candidate.url().startsWith('chrome-extension://'))!;
     const snapshot = textOf(await client.callTool({ name: 'tabwright.snapshot', arguments: {} }));
-    const ref = /- button "Count" \[ref=(e\d+)\]/.exec(snapshot)![1];
+    const ref = /- button "Count" \[(e\d+)\]/.exec(snapshot)![1];
     const clicking = client.callTool({ name: 'tabwright.click', arguments: { ref } });
     // The click waits for the user's confirmation; the panel closes instead.
     await panel.getByRole('button', { name: 'Allow once' }).waitFor();

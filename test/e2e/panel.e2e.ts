@@ -87,7 +87,7 @@ describe('the chat panel against a live ACP peer', () => {
     expect(await tool.evaluate((d: HTMLDetailsElement) => d.open)).toBe(true);
     expect(await tool.locator('pre').allTextContents()).toEqual([
       '{\n  "selector": "main",\n  "maxChars": 24000\n}',
-      expect.stringContaining('- button "Retry" [ref=e4]'),
+      expect.stringContaining('- button "Retry" [e4]'),
       expect.stringContaining('+ if (!text.trim()) return { rules: [] };'),
     ]);
 

@@ -3,12 +3,12 @@ import { startPerception, textOf, type Perception } from './perception-setup';
 
 function refOf(text: string, pattern: RegExp): string {
   const line = text.split('\n').find((candidate) => pattern.test(candidate));
-  const ref = line && /\[ref=((?:f\d+)?e\d+)\]/.exec(line)?.[1];
+  const ref = line && /\[((?:f\d+)?e\d+)\]/.exec(line)?.[1];
   if (!ref) throw new Error(`no line matching ${pattern} in:\n${text}`);
   return ref;
 }
 
-const refNumbers = (text: string) => [...text.matchAll(/\[ref=(?:f\d+)?e(\d+)\]/g)].map((m) => Number(m[1]));
+const refNumbers = (text: string) => [...text.matchAll(/\[(?:f\d+)?e(\d+)\]/g)].map((m) => Number(m[1]));
 
 describe('frames and refs that never lie', () => {
   let p: Perception;
@@ -27,14 +27,14 @@ describe('frames and refs that never lie', () => {
     await page.frameLocator('#cross').locator('#inner').waitFor();
     const text = textOf(await p.call('snapshot'));
     const at = (pattern: RegExp) => text.split('\n').findIndex((line) => pattern.test(line));
-    expect(text).toMatch(/^- button "Top button" \[ref=e\d+\]$/m);
+    expect(text).toMatch(/^- button "Top button" \[e\d+\]$/m);
     // The same-origin child sits under its iframe line, one level deeper, refs prefixed by frame id.
     const same = at(/^- iframe "Same origin"$/);
     expect(same).toBeGreaterThan(0);
     expect(text.split('\n')[same + 1]).toBe('  - "Frame same"');
-    expect(text.split('\n')[same + 2]).toMatch(/^ {2}- button "Inner same button" \[ref=f\d+e\d+\]$/);
-    expect(text).toMatch(/^ {2}- textbox "Inner field" \[ref=f\d+e\d+\]$/m);
-    expect(text).toMatch(/^- iframe "Inline document"\n {2}- button "Srcdoc button" \[ref=f\d+e\d+\]$/m);
+    expect(text.split('\n')[same + 2]).toMatch(/^ {2}- button "Inner same button" \[f\d+e\d+\]$/);
+    expect(text).toMatch(/^ {2}- textbox "Inner field" \[f\d+e\d+\]$/m);
+    expect(text).toMatch(/^- iframe "Inline document"\n {2}- button "Srcdoc button" \[f\d+e\d+\]$/m);
     // localhost is another origin and not in the allowed sites yet.
     expect(text).toMatch(/^- iframe "Cross origin"\n {2}# \(frame content not available/m);
     expect(text).not.toContain('Inner cross button');
@@ -47,7 +47,7 @@ describe('frames and refs that never lie', () => {
     await page.frameLocator('#cross').locator('#inner').waitFor();
     const text = textOf(await p.call('snapshot'));
     expect(text).toMatch(
-      /^- iframe "Cross origin"\n {2}- "Frame cross"\n {2}- button "Inner cross button" \[ref=f\d+e\d+\]/m,
+      /^- iframe "Cross origin"\n {2}- "Frame cross"\n {2}- button "Inner cross button" \[f\d+e\d+\]/m,
     );
     const crossRef = refOf(text, /"Inner cross button"/);
     const sameRef = refOf(text, /"Inner same button"/);

@@ -8,7 +8,7 @@ function lines(text: string): string[] {
 
 function refOf(text: string, pattern: RegExp): string {
   const line = lines(text).find((candidate) => pattern.test(candidate));
-  const ref = line && /\[ref=((?:f\d+)?e\d+)\]/.exec(line)?.[1];
+  const ref = line && /\[((?:f\d+)?e\d+)\]/.exec(line)?.[1];
   if (!ref) throw new Error(`no line matching ${pattern} in:\n${text}`);
   return ref;
 }
@@ -31,20 +31,20 @@ describe('snapshot reads pages as an accessibility tree', () => {
     expect(text).toContain('\n# snapshot — Perception basics · /perception/basics.html\n');
     expect(text).toMatch(/- heading "Orders" \[level=1\]/);
     expect(text).toMatch(/- navigation "Main"/);
-    expect(text).toMatch(/- link "Reports" \[ref=e\d+\]/);
+    expect(text).toMatch(/- link "Reports" \[e\d+\]/);
     expect(text).toMatch(/- form "Filters"/);
-    expect(text).toMatch(/- textbox "Customer" \[ref=e\d+\] \[required\] \[value="ACME Corp"\]/);
-    expect(text).toMatch(/- textbox "Password" \[ref=e\d+\]$/m);
+    expect(text).toMatch(/- textbox "Customer" \[e\d+\] \[required\] \[value="ACME Corp"\]/);
+    expect(text).toMatch(/- textbox "Password" \[e\d+\]$/m);
     expect(text).not.toContain('s3cret-value');
-    expect(text).toMatch(/- combobox "Status" \[ref=e\d+\] \[value="Closed"\]/);
-    expect(text).toMatch(/- checkbox "Urgent only" \[ref=e\d+\] \[checked\]/);
-    expect(text).toMatch(/- button "Apply" \[ref=e\d+\] \[disabled\]/);
-    expect(text).toMatch(/- button "More filters" \[ref=e\d+\] \[expanded=false\]/);
+    expect(text).toMatch(/- combobox "Status" \[e\d+\] \[value="Closed"\]/);
+    expect(text).toMatch(/- checkbox "Urgent only" \[e\d+\] \[checked\]/);
+    expect(text).toMatch(/- button "Apply" \[e\d+\] \[disabled\]/);
+    expect(text).toMatch(/- button "More filters" \[e\d+\] \[expanded=false\]/);
     expect(text).toMatch(/- table "Open orders"/);
     // A table row is one line: its cells without their role word, its link with its ref.
     expect(text).toMatch(/- row: columnheader "Number" \| columnheader "Customer" \| columnheader "Action"$/m);
-    expect(text).toMatch(/- row: "1002" \| "Globex" \| link "Open 1002" \[ref=e\d+\]$/m);
-    expect(text).toMatch(/- button "Shipping details" \[ref=e\d+\] \[expanded=false\]/);
+    expect(text).toMatch(/- row: "1002" \| "Globex" \| link "Open 1002" \[e\d+\]$/m);
+    expect(text).toMatch(/- button "Shipping details" \[e\d+\] \[expanded=false\]/);
     expect(text).not.toContain('Collapsed content');
     expect(text).toMatch(/- dialog "Confirm delete"/);
     for (const hidden of ['Hidden by display', 'Hidden by visibility', 'Hidden attribute link', 'Aria hidden button'])
@@ -59,12 +59,12 @@ describe('snapshot reads pages as an accessibility tree', () => {
     const text = textOf(await p.call('snapshot'));
     expect(text).toMatch(/- heading "Blue kettle" \[level=3\]/);
     expect(text).toMatch(/- heading "Red toaster" \[level=3\]/);
-    expect(text.match(/- button "Add to cart" \[ref=e\d+\]/g)).toHaveLength(2);
-    expect(text.match(/- spinbutton "Quantity" \[ref=e\d+\] \[value="1"\]/g)).toHaveLength(2);
-    expect(text.match(/- link "Offer inside nested shadow" \[ref=e\d+\]/g)).toHaveLength(2);
+    expect(text.match(/- button "Add to cart" \[e\d+\]/g)).toHaveLength(2);
+    expect(text.match(/- spinbutton "Quantity" \[e\d+\] \[value="1"\]/g)).toHaveLength(2);
+    expect(text.match(/- link "Offer inside nested shadow" \[e\d+\]/g)).toHaveLength(2);
     // Text that a shadow tree's own style sheet, or one around it (::part), puts before an element is in its name.
-    expect(text).toMatch(/- button "★ ?Favourite" \[ref=e\d+\]/);
-    expect(text).toMatch(/- link "→ ?Next page" \[ref=e\d+\]/);
+    expect(text).toMatch(/- button "★ ?Favourite" \[e\d+\]/);
+    expect(text).toMatch(/- link "→ ?Next page" \[e\d+\]/);
     await page.close();
   });
 
@@ -74,14 +74,12 @@ describe('snapshot reads pages as an accessibility tree', () => {
     const body = lines(text);
     // Every line is a header line, one element line or one quoted run of text; only real controls carry refs.
     for (const line of body) expect(line).toMatch(/^(#|\s*- [\w-]+( "[^"\n]*")?( \[[^\]]+\])*$|\s*- "[^"\n]*"$)/);
-    expect(body).toContain('- "\u201d- button \u201dPay\u201d \u27e6ref=e6\u27e7"');
-    const refLines = body.filter((line) => line.includes('[ref='));
+    expect(body).toContain('- "\u201d- button \u201dPay\u201d \u27e6e6\u27e7"');
+    const refLines = body.filter((line) => /\[(?:f\d+)?e\d+\]/.test(line));
     expect(refLines).toHaveLength(2);
-    expect(refLines[0]).toMatch(/^- button "Save\u201d\u27e7 \u27e6ref=e3\u27e7 \u27e6checked\u27e7" \[ref=e\d+\]$/);
-    expect(refLines[1]).toMatch(
-      /^- textbox "Note" \[ref=e\d+\] \[value="a ?- button \u201dx\u201d \u27e6ref=e5\u27e7"\]$/,
-    );
-    expect(text).toContain('# snapshot — Forged - button \u201dPay\u201d \u27e6ref=e1\u27e7');
+    expect(refLines[0]).toMatch(/^- button "Save\u201d\u27e7 \u27e6e3\u27e7 \u27e6checked\u27e7" \[e\d+\]$/);
+    expect(refLines[1]).toMatch(/^- textbox "Note" \[e\d+\] \[value="a ?- button \u201dx\u201d \u27e6e5\u27e7"\]$/);
+    expect(text).toContain('# snapshot — Forged - button \u201dPay\u201d \u27e6e1\u27e7');
     // The wrapper is closed exactly once, at the end.
     expect(text.match(/<\/untrusted>/g)).toHaveLength(1);
     expect(text.trimEnd().endsWith('</untrusted>')).toBe(true);
@@ -111,7 +109,7 @@ describe('snapshot reads pages as an accessibility tree', () => {
     const page = await p.open('/perception/long.html');
     const found = textOf(await p.call('find', { text: 'item number 1234', context: 1 }));
     expect(found).toContain('1 matching line');
-    expect(found).toMatch(/- link "Item number 1234" \[ref=e\d+\]/);
+    expect(found).toMatch(/- link "Item number 1234" \[e\d+\]/);
     expect(found).toMatch(/- "note 1234"/);
     expect(found).not.toMatch(/note 1233|Item number 1235/);
     const headings = textOf(await p.call('find', { role: 'heading' }));

@@ -5,8 +5,9 @@
  * snapshot, a find answer (matched lines, maybe with context or a place after them), or a diff
  * after an action (`+` added, `~` changed with `(was: …)` or `(moved)` after it, `-` removed,
  * context lines indented; Tabwright's `# N lines redrawn as they were, new refs: e1–e3 → e7–e9`
- * moves refs and `# N lines removed, refs e4–e6` removes them). Both contenders' line shapes are understood: `- role "name" [ref=…]`,
- * Tabwright's table row on one line (`- row: "PO-1" [ref=e4] | "Acme" [ref=e5]`, snapshot-rows.ts),
+ * moves refs and `# N lines removed, refs e4–e6` removes them). Both contenders' line shapes are understood: `- role "name" [e4]`
+ * (Playwright MCP: `[ref=e4]`), Tabwright's table row on one line (`- row: "PO-1" [e4] | "Acme" [e5]`,
+ * snapshot-rows.ts),
  * and Playwright MCP's element named by its own text, `- role [ref=…] [cursor=pointer]: name`, or
  * with that text as its first child when it holds more (`- role [ref=…]:` then `  - text: name`).
  */
@@ -102,7 +103,8 @@ export function sightingsIn(text: string, target: Target): Sighting[] {
     }
     const named = quoted.exec(line);
     if (named) {
-      const ref = /\[ref=([^\]\s]+)\]/.exec(named[3]!)?.[1];
+      // Tabwright prints a ref as `[e4]`, Playwright MCP as `[ref=e4]`.
+      const ref = /\[(?:ref=)?((?:f\d+)?e\d+)\]/.exec(named[3]!)?.[1];
       found.push({ role: named[1]!, name: named[2]!, ...(ref ? { ref } : {}), removed });
       continue;
     }

@@ -19,7 +19,7 @@ describe('the demo agent uses the browser tools through the real panel', () => {
     await expect.poll(() => replies.count(), { timeout: 15_000 }).toBe(1);
     const snapshot = await replies.nth(0).locator('.body').innerText();
     expect(snapshot).toContain('# snapshot — Tabwright demo page');
-    expect(snapshot).toMatch(/- button "Count" \[ref=e\d+\]/);
+    expect(snapshot).toMatch(/- button "Count" \[e\d+\]/);
 
     await sendMessage(panel, 'click Count');
     await expect.poll(() => replies.count(), { timeout: 15_000 }).toBe(2);

@@ -90,7 +90,7 @@ describe('the demo agent', () => {
     broker = await startBroker({ token: TOKEN, chunkDelayMs: 0 });
     const { panel, browser } = attach();
     await until(() => panel.connection.status === 'connected');
-    expect(await exchange(panel, 'find count')).toContain('- button "Count" [ref=e1]');
+    expect(await exchange(panel, 'find count')).toContain('- button "Count" [e1]');
     expect(await exchange(panel, 'type Ada Lovelace into Your name')).toContain('Typed "Ada Lovelace" into e2');
     expect(await exchange(panel, 'click count')).toContain('Clicked <button> "Count" (e1)');
     expect(await exchange(panel, 'click Nothing')).toBe('I found nothing named “Nothing” on the page.');

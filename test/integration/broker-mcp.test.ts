@@ -150,7 +150,7 @@ describe('the broker serves the panel’s tools at /mcp', () => {
     await until(async () => (await client.listTools()).tools.length > 0);
     const result = await client.callTool({ name: 'tabwright.snapshot', arguments: {} });
     expect(result.isError).toBeFalsy();
-    expect(textOf(result)).toContain('- button "Count" [ref=e1]');
+    expect(textOf(result)).toContain('- button "Count" [e1]');
     expect(result).not.toHaveProperty('resultType');
   });
 });

@@ -55,8 +55,8 @@ export class ScriptedToolServer implements ToolServer {
 export const FIXTURE_SNAPSHOT = [
   '# snapshot — Fixture · /fixture.html',
   '- heading "Fixture" [level=1]',
-  '- button "Count" [ref=e1]',
-  '- textbox "Your name" [ref=e2]',
+  '- button "Count" [e1]',
+  '- textbox "Your name" [e2]',
 ].join('\n');
 
 /** The browser tools, listed exactly as the panel lists them, answering like a small fixture page. */

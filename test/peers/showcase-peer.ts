@@ -133,7 +133,7 @@ export async function startShowcasePeer(options: ShowcaseOptions = {}): Promise<
             type: 'content',
             content: {
               type: 'text',
-              text: '# snapshot — Build status\n- heading "Build failed" [level=1]\n- button "Retry" [ref=e4]',
+              text: '# snapshot — Build status\n- heading "Build failed" [level=1]\n- button "Retry" [e4]',
             },
           },
           {

@@ -351,7 +351,7 @@ async function turn(client: AgentContext, session: AgentSession, text: string, s
           .find((tool) => tool.name === 'snapshot' || tool.name.endsWith('.snapshot'))
           ?.name.slice(0, -'snapshot'.length) ?? 'tabwright.';
       const snapshot = textOf(await callTool(client, session, `${prefix}snapshot`, {}, signal));
-      const ref = new RegExp(`- \\w+ "${argument}"[^\\n]*\\[ref=(\\w+)\\]`, 'i').exec(snapshot)?.[1];
+      const ref = new RegExp(`- \\w+ "${argument}"[^\\n]*\\[((?:f\\d+)?e\\d+)\\]`, 'i').exec(snapshot)?.[1];
       if (!ref) return say(client, session.id, `no element named ${argument}`);
       const result = await callTool(client, session, `${prefix}click`, { ref }, signal);
       return say(client, session.id, `${result.isError ? 'click refused' : 'clicked'}: ${textOf(result)}`);

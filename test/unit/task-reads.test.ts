@@ -15,15 +15,15 @@ const TABWRIGHT = `- table
   - row
     - cell "Ashton Cox"
     - cell "London"
-  - button "Next" [ref=e9]`;
+  - button "Next" [e9]`;
 
 const DIFF = `# changes: 2 changed, 2 added, 1 removed
-~ - combobox "Country" [ref=e3] [expanded=true] (was: [expanded=false])
+~ - combobox "Country" [e3] [expanded=true] (was: [expanded=false])
   - listbox "Countries"
-+   - option "France" [ref=e7]
-+   - option "Spain" [ref=e8]
-- - button "Close" [ref=e4]
-~ - link "Save" (was: - button "Save" [ref=e5])`;
++   - option "France" [e7]
++   - option "Spain" [e8]
+- - button "Close" [e4]
+~ - link "Save" (was: - button "Save" [e5])`;
 
 const ref = (text: string, target: Target) => sightingsIn(text, target).find((seen) => !seen.removed)?.ref;
 
@@ -87,9 +87,9 @@ describe('finding a target in what was read', () => {
 
   it('reads the items of a table row Tabwright printed on one line', () => {
     const rows = `- grid "Orders"
-  - row: columnheader "Order" [ref=e1] | columnheader "Supplier" [ref=e2]
-  - row: "PO-1001" [ref=e4] | "Acme | Sons" [ref=e5] | checkbox "Pick" [ref=e6]
-~ - row: "PO-1002" [ref=e9] | "Globex" [ref=e10] (was: "PO-1002" [ref=e7] | "Globex" [ref=e8])`;
+  - row: columnheader "Order" [e1] | columnheader "Supplier" [e2]
+  - row: "PO-1001" [e4] | "Acme | Sons" [e5] | checkbox "Pick" [e6]
+~ - row: "PO-1002" [e9] | "Globex" [e10] (was: "PO-1002" [e7] | "Globex" [e8])`;
     expect(ref(rows, { role: 'columnheader', name: 'Supplier' })).toBe('e2');
     expect(ref(rows, { role: ['gridcell', 'cell'], name: 'Acme | Sons' })).toBe('e5');
     expect(ref(rows, { role: 'cell', name: 'PO-1001' })).toBeUndefined();
@@ -99,7 +99,7 @@ describe('finding a target in what was read', () => {
     expect(ref(rows, { role: 'columnheader', name: 'PO-1001' })).toBeUndefined();
     expect(ref(rows, { role: 'gridcell', name: 'PO-10', prefix: true })).toBe('e4');
     // A plain cell's role is its container's: a table's cell, a grid's gridcell.
-    const table = `- table "Staff"\n  - row: "Ashton Cox" | "London"\n# in grid "Orders" › rowgroup\n~ - row: "PO-7" [ref=e3]`;
+    const table = `- table "Staff"\n  - row: "Ashton Cox" | "London"\n# in grid "Orders" › rowgroup\n~ - row: "PO-7" [e3]`;
     expect(sightingsIn(table, { role: ['gridcell', 'cell'], name: 'London' })).toEqual([
       { role: 'cell', name: 'London', removed: false },
     ]);
@@ -109,7 +109,7 @@ describe('finding a target in what was read', () => {
   });
 
   it('reads a find answer whose lines carry their place after them', () => {
-    const find = '# 1 matching line · Shop · /\n- option "France" [ref=e7] · in listbox "Countries"';
+    const find = '# 1 matching line · Shop · /\n- option "France" [e7] · in listbox "Countries"';
     expect(ref(find, { role: 'option', name: 'France' })).toBe('e7');
   });
 });
@@ -124,9 +124,9 @@ describe('what one side has read', () => {
 
   it('takes the newest line: a later diff gives a re-rendered element its new ref', () => {
     const reads = new Reads();
-    reads.add({ text: '- button "Close" [ref=e4]', whole: true, linked: false });
+    reads.add({ text: '- button "Close" [e4]', whole: true, linked: false });
     reads.add({
-      text: '# changes: 1 added, 1 removed\n- - button "Close" [ref=e4]\n+ - button "Close" [ref=e9]',
+      text: '# changes: 1 added, 1 removed\n- - button "Close" [e4]\n+ - button "Close" [e9]',
       whole: false,
       linked: false,
     });
@@ -135,7 +135,7 @@ describe('what one side has read', () => {
 
   it('knows an element a later diff removed is gone', () => {
     const reads = new Reads();
-    reads.add({ text: TABWRIGHT + '\n- button "Close" [ref=e4]', whole: true, linked: false });
+    reads.add({ text: TABWRIGHT + '\n- button "Close" [e4]', whole: true, linked: false });
     reads.add({ text: DIFF, whole: false, linked: false });
     expect(reads.find(close)).toBeUndefined();
     // A diff that does not mention a line leaves it as it was.
@@ -145,7 +145,7 @@ describe('what one side has read', () => {
   it('follows a later diff that redrew lines with new refs, or counted them removed', () => {
     const reads = new Reads();
     reads.add({
-      text: '# in navigation "Pages"\n- link "Next" [ref=e15]\n- link "Last" [ref=e16]',
+      text: '# in navigation "Pages"\n- link "Next" [e15]\n- link "Last" [e16]',
       whole: false,
       linked: false,
     });

@@ -116,7 +116,7 @@ export function fakeBrowser(tabs: TabInfo[]): FakeBrowser {
     commands,
     sent,
     passwordFields,
-    lines: ['- button "Delete" [ref=e1]', '- textbox "Password" [ref=e2]'],
+    lines: ['- button "Delete" [e1]', '- textbox "Password" [e2]'],
     frameList: [],
     frameRects: new Map(),
     viewport: undefined,

@@ -6,18 +6,18 @@ const URL = 'https://shop.example/orders';
 
 /** A page as the lookup returns it: stitched lines, each line a query names carrying a ref. */
 const PAGE = [
-  '- button "Open" [ref=e1]',
+  '- button "Open" [e1]',
   '- table "Orders"',
   '  - row "Order 1002"',
-  '    - gridcell "1760" [ref=e8]',
-  '    - button "Delete" [ref=e9]',
+  '    - gridcell "1760" [e8]',
+  '    - button "Delete" [e9]',
   '  - row "Order 1003"',
-  '    - gridcell "1820" [ref=e10]',
-  '    - button "Delete" [ref=e11]',
+  '    - gridcell "1820" [e10]',
+  '    - button "Delete" [e11]',
   '- iframe "Checkout"',
-  '  - button "Open" [ref=f5e3]',
-  '  - region "Done" [ref=f5e4]',
-  '  - "Next" [ref=f5e5]',
+  '  - button "Open" [f5e3]',
+  '  - region "Done" [f5e4]',
+  '  - "Next" [f5e5]',
   '- iframe "Ads"',
   '  # (frame content not available: its site is not allowed, or it is still loading)',
 ];
@@ -56,9 +56,7 @@ describe('resolving targets to refs', () => {
     if (resolution.ok) return;
     expect(resolution.text).toMatch(/^2 elements on the page are printed as button "Delete": pass `nth` \(1 to 2/);
     expect(resolution.candidates).toBe(
-      ['1. button "Delete" [ref=e9] · in row "Order 1002"', '2. button "Delete" [ref=e11] · in row "Order 1003"'].join(
-        '\n',
-      ),
+      ['1. button "Delete" [e9] · in row "Order 1002"', '2. button "Delete" [e11] · in row "Order 1003"'].join('\n'),
     );
   });
 
@@ -69,7 +67,7 @@ describe('resolving targets to refs', () => {
     expect(first).toMatchObject({ ok: true, args: { ref: 'e1' } });
     expect(second).toMatchObject({ ok: true, args: { ref: 'f5e3' } });
     const past = await resolveTargets({ target: { role: 'button', name: 'Open', nth: 3 } }, read);
-    expect(past).toMatchObject({ ok: false, candidates: expect.stringContaining('2. button "Open" [ref=f5e3]') });
+    expect(past).toMatchObject({ ok: false, candidates: expect.stringContaining('2. button "Open" [f5e3]') });
     if (!past.ok) expect(past.text).toMatch(/nth=3 is past the 2 elements printed as button "Open"/);
   });
 
@@ -133,7 +131,7 @@ describe('resolving targets to refs', () => {
   });
 
   it('counts the candidates it does not list', async () => {
-    const lines = Array.from({ length: CANDIDATES_SHOWN + 5 }, (_, i) => `- button "Add" [ref=e${i + 1}]`);
+    const lines = Array.from({ length: CANDIDATES_SHOWN + 5 }, (_, i) => `- button "Add" [e${i + 1}]`);
     const resolution = await resolveTargets({ target: { name: 'Add' } }, reader(lines).read);
     if (resolution.ok) throw new Error('resolved');
     expect(resolution.candidates?.split('\n')).toHaveLength(CANDIDATES_SHOWN + 1);

@@ -7,7 +7,7 @@
  * element for the life of its document, so a page that re-renders meanwhile makes it stale and the
  * action is refused, never aimed at another element.
  */
-import { headOfLine, indentOfLine, isCommentLine, nameOfLine, roleOfLine } from '../../page/snapshot-line';
+import { headOfLine, indentOfLine, isCommentLine, nameOfLine, refMark, roleOfLine } from '../../page/snapshot-line';
 import { matchingRef, targetMatch, type TargetQuery } from '../../page/target-match';
 import { namedTwice, targetSlots, targetText, withTargetRefs, type TargetSlot } from '../target-args';
 
@@ -58,7 +58,7 @@ function candidateList(lines: readonly string[], candidates: readonly Candidate[
     const role = roleOfLine(line);
     const what = role === 'text' ? `text "${nameOfLine(line)}"` : `${role} "${nameOfLine(line)}"`;
     const place = placeOf(lines, index);
-    return `${i + 1}. ${what} [ref=${ref}]${place ? ` · in ${place}` : ''}`;
+    return `${i + 1}. ${what} ${refMark(ref)}${place ? ` · in ${place}` : ''}`;
   });
   if (candidates.length > CANDIDATES_SHOWN) shown.push(`… ${candidates.length - CANDIDATES_SHOWN} more`);
   return shown.join('\n');

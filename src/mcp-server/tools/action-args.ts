@@ -13,7 +13,9 @@ export const refArg = z
   .string()
   .min(1)
   .optional()
-  .describe('Ref of the element, from the latest snapshot (e.g. e12); preferred when its line has one');
+  .describe(
+    'Ref of the element, from its line in the latest snapshot (e12 for `[e12]`); preferred when its line has one',
+  );
 
 export const selectorArg = z
   .string()

@@ -17,7 +17,11 @@ export const drag = defineTool({
   scope: 'page',
   resolvesTargets: true,
   input: z.object({
-    ref: z.string().min(1).optional().describe('Ref of the element to drag, from the latest snapshot (e.g. e12)'),
+    ref: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Ref of the element to drag, from its line in the latest snapshot (e12 for `[e12]`)'),
     target: targetArg,
     selector: z
       .string()

@@ -7,8 +7,8 @@ export const snapshot = defineTool({
   name: 'snapshot',
   title: 'Page snapshot',
   description:
-    'Read the current tab as an accessibility tree: one line per element, `- role "name"`, with a ref on each ' +
-    'interactive element (use it with click, type and the other actions) and states such as [checked] or ' +
+    'Read the current tab as an accessibility tree: one line per element, `- role "name"`, with a ref in brackets on ' +
+    'each element that can be acted on (`[e12]`: pass e12 as `ref` to click, type and the other actions) and states such as [checked] or ' +
     '[expanded=false]. A table row is one line, its items separated by " | ", a plain cell without its role ' +
     '(cell in a table, gridcell in a grid). Frames are included. The primary way to see a page; refs stay valid ' +
     'until the element leaves the page.',

@@ -10,11 +10,11 @@ import { gatedServer, textOf } from './gated-server-fixture';
 /** A board as a lookup sees it: the region has a ref only because a target named it. */
 const BOARD = [
   '- region "To do"',
-  '  - button "Write report" [ref=e1]',
-  '- region "Done" [ref=e5]',
-  '  - "Nothing here yet" [ref=e6]',
-  '- textbox "Password" [ref=e7]',
-  '- combobox "Size" [ref=e8]',
+  '  - button "Write report" [e1]',
+  '- region "Done" [e5]',
+  '  - "Nothing here yet" [e6]',
+  '- textbox "Password" [e7]',
+  '- combobox "Size" [e8]',
 ];
 
 const FILE = { name: 'a.txt', contentBase64: 'YQ==' };

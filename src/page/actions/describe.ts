@@ -9,7 +9,7 @@ const NAME_LIMIT = 60;
 
 /**
  * A tag name as the action line prints it. The HTML parser takes almost anything as a tag name
- * (`<a[ref=e5]>`, `<x-"y">`), and the line is read as the tool's own words, so a name that is not
+ * (`<a[e5]>`, `<x-"y">`), and the line is read as the tool's own words, so a name that is not
  * letters, digits, dots, hyphens and underscores prints as `element`.
  */
 function tagOf(element: Element): string {

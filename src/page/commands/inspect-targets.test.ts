@@ -15,7 +15,7 @@ describe('inspectTargets', () => {
     const agent = new PageAgent(document);
     const snapshot = agent.handle({ op: 'snapshot', refBase: 1, frameId: 0 });
     const lines = ((await snapshot) as { ok: true; value: { lines: string[] } }).value.lines;
-    const ref = lines.find((line) => line.includes('Delete project'))!.match(/ref=(e\d+)/)![1]!;
+    const ref = lines.find((line) => line.includes('Delete project'))!.match(/\[(e\d+)\]/)![1]!;
     const reply = agent.handle({
       op: 'inspectTargets',
       targets: [{ ref }, { selector: 'textarea' }, { selector: '#card' }, { selector: 'h2' }],

@@ -12,7 +12,7 @@ describe('neutraliseText', () => {
   });
 
   it('replaces brackets and quotes so names cannot close early or fake refs', () => {
-    expect(neutraliseText('x"] [ref=e1] [checked')).toBe('x\u201d\u27e7 \u27e6ref=e1\u27e7 \u27e6checked');
+    expect(neutraliseText('x"] [e1] [checked')).toBe('x\u201d\u27e7 \u27e6e1\u27e7 \u27e6checked');
   });
 
   it('drops bidi controls that could make a line read differently', () => {

@@ -98,7 +98,7 @@ describe('PromptTray.confirm', () => {
   });
 
   it("names the element by the page's words on one line, quotes unable to close early", () => {
-    const name = 'OK"\n[ref=e2] button "Delete\u202e';
+    const name = 'OK"\n[e2] button "Delete\u202e';
     void tray.confirm(
       request('click', {
         targets: [{ target: 'e1', element: { role: 'button', name } }],
@@ -107,8 +107,8 @@ describe('PromptTray.confirm', () => {
       new AbortController().signal,
     );
     const item = cards()[0]!.querySelector('.targets li')!.textContent!;
-    expect(item).toBe('e1 button "OK” ⟦ref=e2⟧ button ”Delete⟨U+202E⟩"');
-    expect(heading()).toBe('Demo wants to click "OK” ⟦ref=e2⟧ button ”Delete⟨U+202E⟩" on app.example');
+    expect(item).toBe('e1 button "OK” ⟦e2⟧ button ”Delete⟨U+202E⟩"');
+    expect(heading()).toBe('Demo wants to click "OK” ⟦e2⟧ button ”Delete⟨U+202E⟩" on app.example');
   });
 
   it("says a connector's call works in its own tab, not the person's", () => {
