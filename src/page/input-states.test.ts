@@ -23,7 +23,7 @@ describe('inputs in a snapshot', () => {
       <label>Files <input type="file"></label>`);
     expect(lines).toEqual([
       '- textbox "Birthday" [e1] [value="2024-05-31"] [format=YYYY-MM-DD] [min=2024-01-01] [max=2024-12-31]',
-      '- textbox "Alarm" [e2] [format=HH:MM[:SS]]',
+      '- textbox "Alarm" [e2] [format=HH:MM or HH:MM:SS]',
       '- textbox "Meeting" [e3] [format=YYYY-MM-DDTHH:MM]',
       '- textbox "Month" [e4] [format=YYYY-MM]',
       '- textbox "Week" [e5] [format=YYYY-Www]',
@@ -33,6 +33,8 @@ describe('inputs in a snapshot', () => {
       '- searchbox "Find" [e9]',
       '- button "Files" [e10]',
     ]);
+    // A mark holds no bracket of its own, so lines split into marks the one way.
+    for (const line of lines) expect(line).not.toMatch(/\[[^\]]*\[/);
   });
 
   it('lists the chosen files with their sizes, never a path', () => {

@@ -42,7 +42,7 @@ describe('input types and web components', () => {
     it('shows each input with its role, name, value, format and bounds', () => {
       const lines: Array<[RegExp, RegExp]> = [
         [/"Birthday"/, /^- textbox "Birthday" \[e\d+\] \[format=YYYY-MM-DD\] \[min=2024-01-01\] \[max=2024-12-31\]$/],
-        [/"Alarm"/, /^- textbox "Alarm" \[e\d+\] \[format=HH:MM\[:SS\]\] \[min=06:00\] \[max=22:00\]$/],
+        [/"Alarm"/, /^- textbox "Alarm" \[e\d+\] \[format=HH:MM or HH:MM:SS\] \[min=06:00\] \[max=22:00\]$/],
         [/"Meeting"/, /^- textbox "Meeting" \[e\d+\] \[format=YYYY-MM-DDTHH:MM\]$/],
         [/"Billing month"/, /^- textbox "Billing month" \[e\d+\] \[value="2024-02"\] \[format=YYYY-MM\]$/],
         [/"Sprint week"/, /^- textbox "Sprint week" \[e\d+\] \[format=YYYY-Www\]$/],
@@ -97,7 +97,12 @@ describe('input types and web components', () => {
         [/textbox "Birthday"/, '31/05/2024', 'birthday', 'takes a value like 2024-05-31 (YYYY-MM-DD)'],
         [/textbox "Birthday"/, '2024-02-30', 'birthday', 'is not in that format'],
         [/textbox "Birthday"/, '2025-01-01', 'birthday', 'between 2024-01-01 and 2024-12-31; "2025-01-01" is outside'],
-        [/textbox "Alarm"/, '5:30 PM', 'alarm', 'takes a value like 14:30 (HH:MM[:SS]), between 06:00 and 22:00'],
+        [
+          /textbox "Alarm"/,
+          '5:30 PM',
+          'alarm',
+          'takes a value like 14:30 (HH:MM or HH:MM:SS), between 06:00 and 22:00',
+        ],
         [/textbox "Alarm"/, '23:15', 'alarm', 'is outside those bounds'],
         [/textbox "Sprint week"/, '2023-W53', 'sprint', 'takes a value like 2024-W22 (YYYY-Www)'],
         [/textbox "Billing month"/, '2024-13', 'billing', 'takes a value like 2024-05 (YYYY-MM)'],

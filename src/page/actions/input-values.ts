@@ -98,7 +98,7 @@ function readColour(text: string): number | undefined {
 
 export const VALUE_FORMATS: Record<string, ValueFormat> = {
   date: { pattern: 'YYYY-MM-DD', example: '2024-05-31', read: readDate },
-  time: { pattern: 'HH:MM[:SS]', example: '14:30', read: readTime },
+  time: { pattern: 'HH:MM or HH:MM:SS', example: '14:30', read: readTime },
   'datetime-local': { pattern: 'YYYY-MM-DDTHH:MM', example: '2024-05-31T14:30', read: readDateTime },
   month: { pattern: 'YYYY-MM', example: '2024-05', read: readMonth },
   week: { pattern: 'YYYY-Www', example: '2024-W22', read: readWeek },
