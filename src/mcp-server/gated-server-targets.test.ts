@@ -18,6 +18,7 @@ import { ToolRegistry } from './registry';
 import type { CallToolResult } from './response';
 import { TargetArg } from './target-args';
 import { targetOf, type ToolSpec } from './tool-spec';
+import { refArg } from './tools/action-args';
 
 const SITE = 'https://app.example';
 const TAB: TabInfo = { id: 1, windowId: 1, url: `${SITE}/orders`, title: 't', active: true, loading: false };
@@ -133,6 +134,16 @@ describe('targets on a call’s path', () => {
     expect(c.ran).toEqual([{ ref: 'e11', target }]);
     expect(c.audit).toHaveLength(1);
     expect(c.audit[0]).toMatchObject({ outcome: 'ok', args: { target }, targets: ['button "Delete" nth=2 → e11'] });
+  });
+
+  it('takes a ref copied off its line, brackets and all, as the ref it prints', async () => {
+    const tool: ToolSpec = { ...clickTool, input: z.object({ ref: refArg }) };
+    for (const ref of ['[e11]', ' e11 ', 'ref=e11', '[ref=e11]']) {
+      const c = call(tool, { ref });
+      expect((await c.result()).isError, ref).toBeFalsy();
+      expect(c.inspected).toEqual([['e11']]);
+      expect(c.ran).toEqual([{ ref: 'e11' }]);
+    }
   });
 
   it('refuses several matches without nth before anyone is asked, listing them as page content', async () => {

@@ -89,6 +89,14 @@ export function refsOfLine(line: string): string[] {
   return Array.from(line.matchAll(EVERY_REF), (match) => match[1]!);
 }
 
+/** A ref as an agent may copy it off a line, `[e12]`, or in the older `ref=e12` shape: the id alone. */
+export function refFromMark(text: string): string {
+  return text
+    .trim()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/^ref=/, '');
+}
+
 /** Whether one `[…]` mark of a line is its ref rather than a state. */
 export function isRefMark(mark: string): boolean {
   return REF_MARK.test(mark);

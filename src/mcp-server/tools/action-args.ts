@@ -1,6 +1,7 @@
 /** Arguments the action tools share: how an element is named. */
 import { z } from 'zod';
 import { DialogAnswer } from '../../page/protocol';
+import { refFromMark } from '../../page/snapshot-line';
 import { TargetArg } from '../target-args';
 
 /** When a ref and when a target: said the same way in every tool that takes an element. */
@@ -9,13 +10,12 @@ export const TARGET_HELP =
   'text as role "text") by `target`: its role and name exactly as the snapshot prints them, with `nth` when ' +
   'several match.';
 
-export const refArg = z
-  .string()
-  .min(1)
-  .optional()
-  .describe(
-    'Ref of the element, from its line in the latest snapshot (e12 for `[e12]`); preferred when its line has one',
-  );
+/** A ref as the agent wrote it: the id, or the id as its line prints it (`[e12]`). */
+export const RefText = z.string().min(1).transform(refFromMark);
+
+export const refArg = RefText.optional().describe(
+  'Ref of the element, from its line in the latest snapshot (e12 for `[e12]`); preferred when its line has one',
+);
 
 export const selectorArg = z
   .string()

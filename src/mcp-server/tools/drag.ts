@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { elementTarget, namesElement, performAction, targetLabel } from '../action-flow';
 import { defineTool } from '../tool';
 import { TargetArg } from '../target-args';
-import { dialogArg, TARGET_HELP, targetArg } from './action-args';
+import { dialogArg, RefText, TARGET_HELP, targetArg } from './action-args';
 
 export const drag = defineTool({
   name: 'drag',
@@ -17,18 +17,16 @@ export const drag = defineTool({
   scope: 'page',
   resolvesTargets: true,
   input: z.object({
-    ref: z
-      .string()
-      .min(1)
-      .optional()
-      .describe('Ref of the element to drag, from its line in the latest snapshot (e12 for `[e12]`)'),
+    ref: RefText.optional().describe(
+      'Ref of the element to drag, from its line in the latest snapshot (e12 for `[e12]`)',
+    ),
     target: targetArg,
     selector: z
       .string()
       .min(1)
       .optional()
       .describe('CSS selector of the element to drag, when neither a ref nor a target will do'),
-    toRef: z.string().min(1).optional().describe('Ref of the element to drop it onto, from the latest snapshot'),
+    toRef: RefText.optional().describe('Ref of the element to drop it onto, from the latest snapshot'),
     toTarget: TargetArg.optional().describe(
       'The element to drop it onto as the snapshot prints it, { role, name, nth? }, e.g. { "role": "region", ' +
         '"name": "Done" }: for a line without a ref, or instead of taking a ref first',
