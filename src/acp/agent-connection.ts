@@ -157,6 +157,11 @@ export class AgentConnection {
   #status: ConnectionStatus = 'disabled';
   #connection: ClientConnection | undefined;
   #sessionId: string | undefined;
+  /**
+   * The stored session being loaded or resumed: an agent replays a loaded session's history, and
+   * may offer its slash commands, before it answers, so those updates are taken while it is asked.
+   */
+  #reopening: string | undefined;
   #dropsRepeats = false;
   #turn: Batch | undefined;
   #run: AbortController | undefined;
@@ -520,7 +525,9 @@ export class AgentConnection {
       setup = created;
     } else {
       try {
-        setup = (await agent.request(method, { ...base, sessionId: known! }, timeout())) ?? {};
+        this.#reopening = known;
+        const asked = agent.request(method, { ...base, sessionId: known! }, timeout());
+        setup = (await asked.finally(() => (this.#reopening = undefined))) ?? {};
         this.#sessionId = known;
       } catch (error) {
         if (!(error instanceof RequestError)) throw error;
@@ -646,7 +653,7 @@ export class AgentConnection {
   }
 
   #onUpdate(sessionId: string, update: SessionUpdate): void {
-    if (sessionId !== this.#sessionId) return;
+    if (sessionId !== this.#sessionId && sessionId !== this.#reopening) return;
     if (this.#turn) this.outbox.noteAnswered();
     this.#options.events.update(update, this.#turn?.id);
   }

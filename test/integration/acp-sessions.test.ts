@@ -37,6 +37,20 @@ describe('session lifecycle against a peer built on the ACP SDK', () => {
     second.connection.disable();
   });
 
+  it('takes the history and commands an agent replays while loading a stored session', async () => {
+    peer = await startSdkPeer({ load: true, replayOnLoad: true });
+    const first = await connectOnce(peer.url);
+    first.connection.disable();
+    const second = await connectOnce(peer.url, first.sessionId);
+    expect(second.recorded.sessions[0]!.how).toBe('session/load');
+    expect(second.recorded.updates.map((update) => update.sessionUpdate)).toEqual([
+      'user_message_chunk',
+      'agent_message_chunk',
+      'available_commands_update',
+    ]);
+    second.connection.disable();
+  });
+
   it('starts a new session when the agent can do neither', async () => {
     peer = await startSdkPeer({});
     const first = await connectOnce(peer.url);

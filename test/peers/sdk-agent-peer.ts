@@ -26,6 +26,8 @@ export interface PeerOptions {
   claimDedup?: boolean;
   /** Offer slash commands this many ms after answering session/new, as real agents do at once. */
   commandsAfterNewMs?: number;
+  /** On session/load, replay the session's history and offer slash commands before answering, as ACP asks. */
+  replayOnLoad?: boolean;
 }
 
 export interface ReceivedPrompt {
@@ -130,11 +132,27 @@ export async function startSdkPeer(options: PeerOptions = {}): Promise<SdkPeer> 
         if (socketClient) clients.set(params.sessionId, socketClient);
         return {};
       })
-      .onRequest(methods.agent.session.load, ({ params }) => {
+      .onRequest(methods.agent.session.load, async ({ params, client }) => {
         sessionMethods.push('session/load');
         if (!known.has(params.sessionId)) throw new RequestError(-32002, 'Resource not found');
         declared.set(params.sessionId, acpOnly(params.mcpServers));
         if (socketClient) clients.set(params.sessionId, socketClient);
+        if (options.replayOnLoad) {
+          const { sessionId } = params;
+          await client.notify('session/update', {
+            sessionId,
+            update: { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'what broke?' } },
+          });
+          await say(client, sessionId, 'the build, at step 3');
+          await client.notify('session/update', {
+            sessionId,
+            update: {
+              sessionUpdate: 'available_commands_update',
+              availableCommands: [{ name: 'review', description: 'Review the open change' }],
+            },
+          });
+        }
+        return {};
       })
       .onNotification(methods.agent.session.cancel, ({ params }) => turns.get(params.sessionId)?.abort())
       .onNotification(methods.agent.mcp.message, caller.handleNotification)
