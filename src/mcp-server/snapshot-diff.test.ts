@@ -143,7 +143,7 @@ describe('diffs that say only what changed', () => {
     ]);
   });
 
-  it('counts removed lines with refs past a handful, and still prints the text that went', () => {
+  it('counts removed lines with refs past two, and still prints the text that went', () => {
     const before = ['- main', ...Array.from({ length: 8 }, (_, i) => `  - button "B${i}" [e${i + 1}]`), '  - "Gone"'];
     const text = formatDiff(diffSnapshots(snap(before), snap(['- main', '  - "Here"']))!);
     const gone = formatDiff(diffSnapshots(snap([...before, '  - "Also gone"']), snap(['- main', '  - "Here"']))!);
@@ -151,6 +151,10 @@ describe('diffs that say only what changed', () => {
     expect(text).toBe(['# in main', '~ - "Here" (was: "Gone")', '# 8 lines removed, refs e1–e8'].join('\n'));
     const few = formatDiff(diffSnapshots(snap(before.slice(0, 3)), snap(['- main']))!);
     expect(few).toBe(['# in main', '- - button "B0" [e1]', '- - button "B1" [e2]'].join('\n'));
+    // Three already read with their refs (a menu that closed) are told by those refs.
+    expect(formatDiff(diffSnapshots(snap(before.slice(0, 4)), snap(['- main']))!)).toBe(
+      '# 3 lines removed, refs e1–e3',
+    );
   });
 
   it('keeps an added line under the added line it belongs to, without a place of its own', () => {

@@ -51,8 +51,12 @@ export interface SnapshotDiff {
   removedQuiet: number;
 }
 
-/** Past this many removed lines, the ones with a ref or without a name are counted, not printed. */
-const BULK_REMOVED = 5;
+/**
+ * Past this many removed lines, the ones with a ref or without a name are counted, not printed:
+ * the agent read each such line with its ref, so the ref says which went. One or two are printed,
+ * which costs about what counting them does.
+ */
+const BULK_REMOVED = 2;
 /** Past this many changed lines, a changed name is not followed by the old one: the page's new content is the news. */
 const BULK_CHANGED = 5;
 

@@ -20,16 +20,16 @@ describe('snapshot lines', () => {
       role: 'checkbox',
       name: 'Remember me',
       ref: 'f3e12',
-      clickable: true,
+      draggable: true,
       states: ' [checked]',
     });
-    expect(line).toBe('    - checkbox "Remember me" [f3e12] [clickable] [checked]');
+    expect(line).toBe('    - checkbox "Remember me" [f3e12] [draggable] [checked]');
     expect(indentOfLine(line)).toBe(4);
     expect(roleOfLine(line)).toBe('checkbox');
     expect(refOfLine(line)).toBe('f3e12');
     expect(headOfLine(line)).toBe('- checkbox "Remember me"');
     expect(labelOfLine(line)).toBe('checkbox "Remember me"');
-    expect(withoutRefs(line)).toBe('    - checkbox "Remember me" [clickable] [checked]');
+    expect(withoutRefs(line)).toBe('    - checkbox "Remember me" [draggable] [checked]');
     expect(textOfLine(renderTextLine(1, 'Hello [e1]'))).toBe('Hello [e1]');
   });
 

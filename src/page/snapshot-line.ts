@@ -14,9 +14,11 @@ export interface LineParts {
   /** Omitted or empty: the line shows no name. */
   name?: string;
   ref?: string;
-  /** Shown instead of `clickable`: a drag source can also be clicked. */
+  /**
+   * A drag source says so; a plain element clicked by script needs no word of its own, as its
+   * ref already says it can be acted on (docs/snapshot-format.md).
+   */
   draggable?: boolean;
-  clickable?: boolean;
   /** A contenteditable textbox's text (shown even when empty once given). */
   value?: string;
   /** Already rendered, each with its leading space: ` [checked] [expanded=false]`. */
@@ -35,7 +37,6 @@ export function renderLine(parts: LineParts): string {
   if (parts.name) line += ` "${parts.name}"`;
   if (parts.ref) line += ` ${refMark(parts.ref)}`;
   if (parts.draggable) line += ' [draggable]';
-  else if (parts.clickable) line += ' [clickable]';
   if (parts.value !== undefined) line += ` [value="${parts.value}"]`;
   return line + (parts.states ?? '');
 }

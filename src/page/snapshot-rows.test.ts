@@ -20,18 +20,18 @@ describe('foldRows', () => {
       '  - row [selected]',
       '    - cell "1"',
       '    - cell',
-      '    - cell [e3] [clickable]',
+      '    - cell [e3] [draggable]',
       '    - checkbox "Pick" [e4] [checked]',
       '    - link "Open 1" [e5]',
       '    - rowheader "Total"',
     ]);
     expect(folded[1]).toBe(
-      '  - row [selected]: "1" | "" | "" [e3] [clickable] | checkbox "Pick" [e4] [checked] | link "Open 1" [e5] | rowheader "Total"',
+      '  - row [selected]: "1" | "" | "" [e3] [draggable] | checkbox "Pick" [e4] [checked] | link "Open 1" [e5] | rowheader "Total"',
     );
     expect(itemsOfRow(folded[1]!)).toEqual([
       { role: '', name: '1', states: [], text: '"1"' },
       { role: '', name: '', states: [], text: '""' },
-      { role: '', name: '', ref: 'e3', states: ['[clickable]'], text: '"" [e3] [clickable]' },
+      { role: '', name: '', ref: 'e3', states: ['[draggable]'], text: '"" [e3] [draggable]' },
       { role: 'checkbox', name: 'Pick', ref: 'e4', states: ['[checked]'], text: 'checkbox "Pick" [e4] [checked]' },
       { role: 'link', name: 'Open 1', ref: 'e5', states: [], text: 'link "Open 1" [e5]' },
       { role: 'rowheader', name: 'Total', states: [], text: 'rowheader "Total"' },

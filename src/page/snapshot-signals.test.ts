@@ -65,13 +65,13 @@ describe('refs for everything a person can act on', () => {
       '- "Region"',
       '- combobox "Region" [e1]',
       '- button "Save" [e2]',
-      '- generic "Open report" [e3] [clickable]',
+      '- generic "Open report" [e3]',
     ]);
   });
 
   it('gives a ref to an element with an inline handler (a datepicker arrow without href)', () => {
     expect(snap(`<div><a title="Next" onclick="void 0">Next</a> <a>Plain anchor</a></div>`)).toEqual([
-      '- generic "Next" [e1] [clickable]',
+      '- generic "Next" [e1]',
       '- "Plain anchor"',
     ]);
   });
@@ -96,13 +96,13 @@ describe('refs for everything a person can act on', () => {
   it('gives a ref to an element with listeners of its own', () => {
     expect(
       snap(`<div ${LISTENED}>Fix loading dock door</div><span ${LISTENED} role="listitem">Alpha</span>`, true),
-    ).toEqual(['- generic "Fix loading dock door" [e1] [clickable]', '- listitem "Alpha" [e2]']);
+    ).toEqual(['- generic "Fix loading dock door" [e1]', '- listitem "Alpha" [e2]']);
   });
 
   it('gives none to an empty, unnamed box with listeners (a resize handle)', () => {
     expect(
       snap(`<div role="row"><div ${LISTENED}></div><div ${LISTENED} aria-label="Resize"></div></div>`, true),
-    ).toEqual(['- row', '  - generic "Resize" [e1] [clickable]']);
+    ).toEqual(['- row', '  - generic "Resize" [e1]']);
   });
 
   it('gives none to body, nor to a container that listens for its items (event delegation)', () => {

@@ -117,7 +117,10 @@ function isDraggable(element: Element): boolean {
 
 type Signal = NonNullable<ReturnType<typeof actionSignal>> | 'listener';
 
-/** How an element's line is made: `clickable` prints `[clickable]`; `weak` gives a ref unless one is inside. */
+/**
+ * How an element's line is made: `clickable` gives a plain element a ref and names it by its
+ * content; `weak` gives a ref only when none is inside.
+ */
 interface EmitKind {
   clickable: boolean;
   weak?: Signal;
@@ -429,7 +432,6 @@ class SnapshotWalker {
       name,
       ...(named ? { ref: this.options.refs.refFor(element) } : {}),
       draggable,
-      clickable: clickable && role === 'generic',
       ...(value !== undefined ? { value } : {}),
       states,
     });

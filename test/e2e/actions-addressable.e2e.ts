@@ -49,7 +49,7 @@ describe('addressing what a person can click', () => {
     it('gives none to a container that listens for its items, to body, nor to plain text', () => {
       expect(snapshot).toMatch(/^- grid "Orders"$/m);
       expect(snapshot).toMatch(/^- list$/m);
-      expect(snapshot).not.toMatch(/generic \[[^\]]+\] \[clickable\]\n\s+- button "Alpha"/);
+      expect(snapshot).not.toMatch(/generic \[[^\]]+\]\n\s+- button "Alpha"/);
       expect(snapshot).toMatch(/^- button "Alpha" \[\w+\]$/m);
       expect(snapshot).toMatch(/^- "Plain text"$/m);
     });
