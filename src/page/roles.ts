@@ -262,7 +262,21 @@ const ARIA_STATES = new Set([
   'aria-invalid',
   'aria-valuetext',
   'aria-valuenow',
+  'aria-current',
+  'aria-sort',
 ]);
+
+/** `aria-current` values that print as themselves; any other but `false` reads as plain `[current]`. */
+const CURRENT_KINDS = new Set(['page', 'step', 'location', 'date', 'time']);
+/** `aria-sort` values worth a mark: `none` is the same as no mark. */
+const SORT_ORDERS = new Set(['ascending', 'descending', 'other']);
+
+/** Which item of a set is the current one (a page in a nav, a step, today), as a person sees it highlighted. */
+function currentState(value: string | undefined): string | undefined {
+  const token = value?.trim().toLowerCase();
+  if (token === undefined || token === '' || token === 'false') return undefined;
+  return CURRENT_KINDS.has(token) ? `[current=${token}]` : '[current]';
+}
 
 /**
  * The aria states an element sets. Its own few attributes are looked through once, rather than
@@ -332,10 +346,14 @@ export function statesOf(element: Element, role: string): string {
     const expanded = ariaState(aria, 'aria-expanded');
     if (expanded) out.push(expanded);
   }
+  const current = currentState(aria?.['aria-current']);
+  if (current) out.push(current);
   if (role === 'heading') {
     const level = headingLevel(element, aria);
     if (level) out.push(`[level=${level}]`);
   }
+  const sort = aria?.['aria-sort']?.trim().toLowerCase();
+  if (sort && SORT_ORDERS.has(sort)) out.push(`[sort=${sort}]`);
   const formControl = 'disabled' in html;
   const disabled = (formControl && element.matches(':disabled')) || aria?.['aria-disabled'] === 'true';
   if (disabled) out.push('[disabled]');

@@ -148,6 +148,27 @@ line two</textarea>`);
     ]);
   });
 
+  it('says which item is current and how a column is sorted, and only with a value ARIA defines', () => {
+    const lines = snap(`
+      <nav><a href="/1" aria-current="page">1</a><a href="/2" aria-current="false">2</a><a href="/3" aria-current="yes">3</a></nav>
+      <table><tr>
+        <th aria-sort="ascending">Order</th><th aria-sort="none">Supplier</th><th aria-sort="DESCENDING">Qty</th>
+        <th aria-sort="up] [checked">Date</th>
+      </tr></table>`);
+    expect(lines).toEqual([
+      '- navigation',
+      '  - link "1" [e1] [current=page]',
+      '  - link "2" [e2]',
+      '  - link "3" [e3] [current]',
+      '- table',
+      '  - row',
+      '    - columnheader "Order" [sort=ascending]',
+      '    - columnheader "Supplier"',
+      '    - columnheader "Qty" [sort=descending]',
+      '    - columnheader "Date"',
+    ]);
+  });
+
   it('names a link or button by its text as the name computation does, without walking it twice', () => {
     const lines = snap(`
       <a href="/r">Open <b>the</b> <span style="display:inline-block">report</span></a>
