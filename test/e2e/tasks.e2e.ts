@@ -54,6 +54,26 @@ describe('task suite', () => {
     expect(await page.evaluate('[project.deleted, project.modal._isShown]')).toEqual([true, false]);
   });
 
+  it('tells a sort by the sorted column’s mark and a page turn by the current page’s (Tabulator, DataTables)', async () => {
+    const grid = await rig.open('/tasks/tabulator.html');
+    await grid.waitForFunction('window.grid');
+    const rows = textOf(await rig.call('snapshot'));
+    expect(rows).not.toMatch(/\[sort=/);
+    const sorted = textOf(await rig.call('click', { ref: refIn(rows, /columnheader "Quantity"/) }));
+    expect(sorted).toMatch(/columnheader "Quantity" \[e\d+\] \[sort=ascending\]/);
+    expect(await grid.evaluate('grid.getSorters().map((sorter) => sorter.dir)')).toEqual(['asc']);
+
+    const staff = await rig.open('/tasks/datatables.html');
+    await staff.waitForFunction('window.staff');
+    const first = textOf(await rig.call('snapshot'));
+    // DataTables sorts by its first column from the start, and marks the page it shows.
+    expect(first).toMatch(/columnheader \[sort=ascending\]\n\s+- "Name"/);
+    expect(first).toMatch(/link "1" \[e\d+\] \[current=page\]/);
+    const next = textOf(await rig.call('click', { ref: refIn(first, /link "Next"/) }));
+    expect(next).toMatch(/^~ - link "1" \[e\d+\] \(was: \[current=page\]\)$/m);
+    expect(next).toMatch(/^~ - link "2" \[e\d+\] \[current=page\] \(was: no \[current\]\)$/m);
+  });
+
   for (const task of selectedTasks()) {
     it(`${task.id} (${task.library})`, async () => {
       const run = await runTask(task, tabwrightAdapter(rig), rig.fixtures.allowed);
