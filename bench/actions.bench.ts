@@ -63,6 +63,17 @@ interface Contender {
   close(): Promise<void>;
 }
 
+/** The ref on the first line matching `pattern` in Playwright MCP's snapshot, which prints `[ref=e4]`. */
+function playwrightRefIn(text: string, pattern: RegExp): string {
+  const ref = text
+    .split('\n')
+    .filter((line) => pattern.test(line))
+    .map((line) => /\[ref=([^\]]+)\]/.exec(line)?.[1])
+    .find(Boolean);
+  if (!ref) throw new Error(`no ref for ${pattern} in Playwright MCP's snapshot:\n${text}`);
+  return ref;
+}
+
 async function timed(call: () => Promise<ToolAnswer>, expected: RegExp): Promise<Sample> {
   await new Promise((resolve) => setTimeout(resolve, GAP_MS));
   const started = performance.now();
@@ -163,8 +174,8 @@ async function playwrightMcp(url: string, label: string, extraArgs: string[] = [
     client.callTool({ name, arguments: args }) as Promise<ToolAnswer>;
   await call('browser_navigate', { url });
   const snapshot = textOf(await call('browser_snapshot', {}));
-  const count = refIn(snapshot, /button "Count"/);
-  const name = refIn(snapshot, /textbox "Customer name"/);
+  const count = playwrightRefIn(snapshot, /button "Count"/);
+  const name = playwrightRefIn(snapshot, /textbox "Customer name"/);
   return {
     label,
     click: (n) => timed(() => call('browser_click', { element: 'Count button', target: count }), clicked(n)),
