@@ -18,6 +18,7 @@ import {
   MESSAGE_ID_META,
   PARAMS_NOT_OBJECT,
   PROMPT_DEDUP_META,
+  TURN_CUT_META,
 } from '../src/contract/acp';
 import type { FrontedAgent, SessionSetup } from './fronted-agent';
 import { mcpCaller, PanelServer, type AcpDeclaration, type Dialect } from './panel-tools';
@@ -62,6 +63,14 @@ export function acpDeclarations(params: Record<string, unknown>): AcpDeclaration
 
 function unknownSession(id: unknown): RequestError {
   return new RequestError(-32002, `Unknown session ${String(id)}`);
+}
+
+/** The answer to a repeat of a message whose turn the broker was running when it stopped. */
+function turnCut(): RequestError {
+  return RequestError.internalError(
+    { [TURN_CUT_META]: true },
+    'The broker stopped while the agent was answering this message, so the reply is incomplete; it was not run again.',
+  );
 }
 
 /** The setup fields of a session answer, without empty ones. */
@@ -214,11 +223,19 @@ export function createAcpHost(options: HostOptions) {
         const seen = session.delivered.get(messageId);
         if (seen) {
           options.log(`dropped a repeat of message ${messageId.slice(0, 8)}`);
+          if (seen === 'cut') throw turnCut();
           return seen;
         }
         const answer = runTurn(session, params.prompt);
         session.delivered.set(messageId, answer);
         sessions.save();
+        void answer.then(
+          ({ stopReason }) => {
+            session.ended.set(messageId, stopReason);
+            sessions.save();
+          },
+          () => undefined,
+        );
         return answer;
       }
       return runTurn(session, params.prompt);

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import type { AgentContext, NewSessionResponse, PromptResponse } from '@agentclientprotocol/sdk/unstable';
+import type { AgentContext, NewSessionResponse, PromptResponse, StopReason } from '@agentclientprotocol/sdk/unstable';
 import type { AcpDeclaration, PanelServer } from './panel-tools';
 
 export interface BrokerSession {
@@ -28,8 +28,13 @@ export interface BrokerSession {
   attachedAt: number;
   /** The browser-tools server's name as last seen (tool names are prefixed with it). */
   browserName: string | undefined;
-  /** Client message ids already delivered, with the answer once the turn ended. */
-  readonly delivered: Map<string, Promise<PromptResponse>>;
+  /**
+   * Client message ids already delivered, with the answer once the turn ended; `cut` for a turn
+   * that was running when the broker stopped.
+   */
+  readonly delivered: Map<string, Promise<PromptResponse> | 'cut'>;
+  /** How each delivered turn ended, once it has: what a restarted broker answers a repeat with. */
+  readonly ended: Map<string, StopReason>;
   turn: AbortController | undefined;
   /** Every user prompt delivered to the agent, in order (what the agent has been told). */
   readonly received: string[];
@@ -42,6 +47,8 @@ export interface BrokerSession {
 interface StoredSession {
   id: string;
   delivered: string[];
+  /** Absent in files written before turns' ends were kept: every delivered turn then counts as ended. */
+  ended?: Record<string, StopReason>;
   received: string[];
   agentSessionId?: string;
   browserName?: string;
@@ -73,8 +80,13 @@ export class SessionStore {
       const stored = JSON.parse(readFileSync(stateFile, 'utf8')) as StoredSession[];
       for (const entry of stored) {
         const session = this.#blank(entry.id);
-        // A turn that was running when the broker stopped counts as delivered: never run it twice.
-        for (const id of entry.delivered) session.delivered.set(id, Promise.resolve({ stopReason: 'end_turn' }));
+        // A turn that was running when the broker stopped counts as delivered, never to run twice, and
+        // as cut: its reply is incomplete.
+        for (const id of entry.delivered) {
+          const stopReason = entry.ended ? entry.ended[id] : 'end_turn';
+          if (stopReason) session.ended.set(id, stopReason);
+          session.delivered.set(id, stopReason ? Promise.resolve({ stopReason }) : 'cut');
+        }
         session.received.push(...entry.received);
         session.agentSessionId = entry.agentSessionId;
         session.browserName = entry.browserName;
@@ -93,6 +105,7 @@ export class SessionStore {
       attachedAt: 0,
       browserName: undefined,
       delivered: new Map(),
+      ended: new Map(),
       turn: undefined,
       received: [],
       agentSessionId: undefined,
@@ -177,6 +190,7 @@ export class SessionStore {
     const stored: StoredSession[] = this.all().map((s) => ({
       id: s.id,
       delivered: [...s.delivered.keys()],
+      ended: Object.fromEntries(s.ended),
       received: s.received,
       ...(s.agentSessionId ? { agentSessionId: s.agentSessionId } : {}),
       ...(s.browserName ? { browserName: s.browserName } : {}),

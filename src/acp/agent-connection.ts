@@ -32,7 +32,7 @@ import { brokerRefusal, classifyFailure, type Failure, type FailureKind, type Re
 import { LivenessMonitor } from './liveness';
 import { batchText, Outbox, type Batch, type QueuedMessage } from './outbox';
 import { PermissionBroker, type PermissionMemory, type PermissionPrompt } from './permissions';
-import { MAX_METHOD_FRAME_BYTES, MESSAGE_ID_META } from '../contract/acp';
+import { isJsonObject, MAX_METHOD_FRAME_BYTES, MESSAGE_ID_META, TURN_CUT_META } from '../contract/acp';
 import { brokerDropsRepeats, planSession, type SessionMethod } from './session-plan';
 import { observeSocket, type SocketObservation } from './socket-observer';
 import type { McpTunnel } from '../mcp-server/tunnel';
@@ -638,7 +638,12 @@ export class AgentConnection {
     } catch (error) {
       if (this.#connection?.agent === agent && error instanceof RequestError) {
         this.outbox.complete();
-        this.#options.events.turnEnded(batch.id, { error: agentErrorText(error) });
+        // The broker stopped while it ran this turn, and does not run it twice: the reply was cut.
+        const cut = isJsonObject(error.data) && error.data[TURN_CUT_META] === true;
+        this.#options.events.turnEnded(
+          batch.id,
+          cut ? { error: INTERRUPTED_TEXT.dropped, interrupted: 'dropped' } : { error: agentErrorText(error) },
+        );
       } else if (this.outbox.interrupted(this.#dropsRepeats) === 'lost-after-reply') {
         this.#options.events.turnEnded(batch.id, { error: INTERRUPTED_TEXT.dropped, interrupted: 'dropped' });
       } else {

@@ -7,6 +7,11 @@
 export const PROMPT_DEDUP_META = 'tabwright/dropsRepeatedPrompts';
 /** On `session/prompt`: the panel's id for the message, so a resend after a reconnect is not run twice. */
 export const MESSAGE_ID_META = 'tabwright/messageId';
+/**
+ * In the `data` of a `session/prompt` error: the turn that message started was cut short (the broker
+ * stopped while the agent answered) and is not run again, so its reply is incomplete.
+ */
+export const TURN_CUT_META = 'tabwright/turnCut';
 
 /** OpenAB accepts at most this many `acp` MCP servers declared in one session. */
 export const MAX_DECLARED_SERVERS = 8;

@@ -1,7 +1,8 @@
 /**
  * The broker process dies — mid-turn and while idle, 20 times each — and comes back on the same
  * port with its state file. The panel's client must resume its session every time and deliver
- * every user message exactly once: none lost, none repeated.
+ * every user message exactly once: none lost, none repeated. A reply the broker's death cut short
+ * ends as cut, not as finished.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -57,6 +58,7 @@ describe('exactly-once delivery across broker restarts', () => {
         );
       });
     const recoveries: number[] = [];
+    const outcomes: unknown[] = [];
 
     for (let cycle = 1; cycle <= CYCLES; cycle++) {
       // Mid-turn: the reply is streaming when the broker dies.
@@ -75,6 +77,7 @@ describe('exactly-once delivery across broker restarts', () => {
       );
       recoveries.push(Date.now() - killedAt);
       await until(() => client.recorded.turns.length > turnsBefore, 20_000, `the turn to settle in cycle ${cycle}`);
+      outcomes.push(client.recorded.turns.at(-1)!.outcome);
 
       // Idle: nothing running when the broker dies; then a message must get through once.
       const idleSessions = client.recorded.sessions.length;
@@ -90,6 +93,7 @@ describe('exactly-once delivery across broker restarts', () => {
       const idleTurns = client.recorded.turns.length;
       client.connection.send(idleText);
       await until(() => client.recorded.turns.length > idleTurns, 20_000, `idle turn in cycle ${cycle}`);
+      outcomes.push(client.recorded.turns.at(-1)!.outcome);
     }
 
     const received = receivedByBroker(stateFile);
@@ -106,6 +110,14 @@ describe('exactly-once delivery across broker restarts', () => {
     expect(lost).toEqual([]);
     expect(repeated).toEqual([]);
     expect(received).toEqual(sent);
+    // A reply cut by the broker's death reads as cut, not as finished; one sent while idle ends as usual.
+    expect(outcomes).toEqual(
+      sent.map((text) =>
+        text.startsWith('mid-') || text.includes(' mid-')
+          ? { error: expect.stringMatching(/dropped while the agent was answering/), interrupted: 'dropped' }
+          : { stopReason: 'end_turn' },
+      ),
+    );
     expect(client.recorded.sessions.slice(1).every((s) => s.how === 'session/resume')).toBe(true);
     expect(new Set(client.recorded.sessions.map((s) => s.id)).size).toBe(1);
     client.connection.disable();
