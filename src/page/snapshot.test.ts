@@ -148,6 +148,15 @@ line two</textarea>`);
     ]);
   });
 
+  it('prints a hidden input drawn by its label once, as the switch that wraps it when there is one', () => {
+    const lines = snap(`
+      <div role="switch" aria-checked="true" tabindex="0" aria-labelledby="notify">
+        <label for="inner"><input id="inner" type="checkbox" style="display:none"><span id="notify">Notify</span></label>
+      </div>
+      <label for="plain"><input id="plain" type="checkbox" style="display:none">Gift wrap</label>`);
+    expect(lines).toEqual(['- switch "Notify" [e1] [checked]', '- checkbox "Gift wrap" [e2]']);
+  });
+
   it('says which item is current and how a column is sorted, and only with a value ARIA defines', () => {
     const lines = snap(`
       <nav><a href="/1" aria-current="page">1</a><a href="/2" aria-current="false">2</a><a href="/3" aria-current="yes">3</a></nav>

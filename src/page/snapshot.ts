@@ -79,6 +79,7 @@ const LABEL_NAMED_INPUTS = new Set([
   'radio',
 ]);
 const LABEL_DRAWN_TYPES = new Set(['checkbox', 'radio', 'file']);
+const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
 
 /**
  * An element's accessible name as its snapshot line shows it. `pseudo` says whether CSS `content`
@@ -138,6 +139,8 @@ class SnapshotWalker {
   #refLines = 0;
   /** Shown content the lines do not print as text: a label on a wrapper, an unlisted image. */
   #unprinted = 0;
+  /** How many checkbox, radio or switch lines the walk is inside: such a control already stands for an input it hides. */
+  #insideCheckable = 0;
   #text = '';
   #textDepth = 0;
   /** The first and last text node of the run being gathered, kept only while looking up targets. */
@@ -234,7 +237,9 @@ class SnapshotWalker {
     const style = this.#styleOf(element);
     const display = style.display;
     if (display === 'none') {
-      if (tag === 'input' && this.#drawnByLabel(element as HTMLInputElement)) {
+      // A web component that is itself the switch (Ionic's toggle) may keep a hidden input drawn by a
+      // label inside: the component's line already is that control.
+      if (tag === 'input' && !this.#insideCheckable && this.#drawnByLabel(element as HTMLInputElement)) {
         this.#emit(element, snapshotRole(element, tag, true)!, depth, true, '', quiet, PLAIN);
       }
       return;
@@ -360,8 +365,11 @@ class SnapshotWalker {
     const beforeElements = ++this.#elementLines;
     const beforeRefs = interactive ? ++this.#refLines : this.#refLines;
     const beforeUnprinted = this.#unprinted;
+    const checkable = interactive && CHECKABLE_ROLES.has(role);
+    if (checkable) this.#insideCheckable++;
     if (tag === 'select') this.lines.push(...optionLines(element as HTMLSelectElement, depth + 1));
     else if (!LEAF_TAGS.has(tag) && role !== 'textbox') this.#children(element, depth + 1, shown, cursor, quiet);
+    if (checkable) this.#insideCheckable--;
     this.flushText();
     const childLines = this.lines.length > index + 1;
     const childElements = this.#elementLines > beforeElements;

@@ -615,6 +615,16 @@ export const TASKS: Task[] = [
     expected: 'high',
   },
   {
+    id: 'ionic-toggle',
+    library: 'Ionic',
+    needs: ['shadow DOM'],
+    page: '/tasks/ionic.html',
+    ready: IONIC_READY,
+    steps: [{ do: 'click', on: { role: 'switch', name: 'Notify the customer' } }],
+    state: `document.getElementById('notify').checked`,
+    expected: true,
+  },
+  {
     id: 'ionic-hover-popover',
     library: 'Ionic',
     needs: ['shadow DOM', 'hover'],

@@ -74,6 +74,17 @@ describe('task suite', () => {
     expect(next).toMatch(/^~ - link "2" \[e\d+\] \[current=page\] \(was: no \[current\]\)$/m);
   });
 
+  it('prints Ionic’s toggle as one switch, which says when it is checked', async () => {
+    const page = await rig.open('/tasks/ionic.html');
+    await page.waitForFunction(`customElements.get('ion-toggle') && window.tasks`);
+    const snapshot = textOf(await rig.call('snapshot'));
+    // The component is the switch; the input it hides behind its label is not a second one.
+    expect(snapshot.match(/switch "Notify the customer"/g)).toHaveLength(1);
+    const toggled = textOf(await rig.call('click', { ref: refIn(snapshot, /switch "Notify the customer"/) }));
+    expect(toggled).toMatch(/^~ - switch "Notify the customer" \[e\d+\] \[checked\] \(was: no \[checked\]\)$/m);
+    expect(await page.evaluate(`document.getElementById('notify').checked`)).toBe(true);
+  });
+
   for (const task of selectedTasks()) {
     it(`${task.id} (${task.library})`, async () => {
       const run = await runTask(task, tabwrightAdapter(rig), rig.fixtures.allowed);
