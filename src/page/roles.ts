@@ -35,6 +35,11 @@ export const INTERACTIVE_ROLES = new Set([
 const ACTION_CURSORS = new Set(['pointer', 'move', 'grab']);
 const INLINE_HANDLERS = new Set(ACTION_EVENT_TYPES.map((type) => `on${type}`));
 
+/** A row of column headers only: what a grid's script acts on are its items, not its header row. */
+function isHeaderRow(row: Element): boolean {
+  return !row.querySelector('td, [role=gridcell], [role=rowheader], th[scope=row]');
+}
+
 /**
  * Why an element a snapshot would print without a ref is still something a person acts on:
  * - `item`: an item of a composite widget (a grid's cell or row), which the widget's own script
@@ -52,7 +57,11 @@ export function actionSignal(
   cursor: string,
   parentCursor: string,
 ): 'item' | 'cursor' | 'handler' | 'focusable' | undefined {
-  if (role === 'gridcell' || (role === 'row' && element.closest('[role=grid], [role=treegrid]'))) return 'item';
+  if (
+    role === 'gridcell' ||
+    (role === 'row' && element.closest('[role=grid], [role=treegrid]') && !isHeaderRow(element))
+  )
+    return 'item';
   if (ACTION_CURSORS.has(cursor) && cursor !== parentCursor && tag !== 'label') return 'cursor';
   const attributes = element.attributes;
   for (let i = 0; i < attributes.length; i++) {

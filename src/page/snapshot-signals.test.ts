@@ -32,6 +32,23 @@ describe('refs for everything a person can act on', () => {
     ).toEqual(['- grid "Orders"', '  - row', '    - gridcell "PO-1003" [e1]', '    - gridcell "1760" [e2]']);
   });
 
+  it("gives a grid's header row no ref of its own, and a row of items one", () => {
+    expect(
+      snap(`<table role="grid"><thead><tr role="row"><th role="columnheader">Sun</th><th role="columnheader">Mon</th></tr></thead>
+        <tbody><tr role="row"><td><div>1</div><div>Retro</div></td><td></td></tr>
+        <tr role="row"><th scope="row">Week 2</th></tr></tbody></table>`),
+    ).toEqual([
+      '- grid',
+      '  - row',
+      '    - columnheader "Sun"',
+      '    - columnheader "Mon"',
+      '  - row [e1]',
+      '    - cell "1 Retro"',
+      '  - row [e2]',
+      '    - columnheader "Week 2"',
+    ]);
+  });
+
   it('gives a cell holding a control no ref: the control takes its place, as before', () => {
     expect(
       snap(`<div role="grid"><div role="row"><div role="gridcell"><button>Edit</button></div></div></div>`),
