@@ -92,7 +92,7 @@ describe('forwardWaiting', () => {
       origin: target.origin,
       waiting: 2,
       lastSentAt: 1_000,
-      lastError: 'the collector answered 503',
+      lastError: { kind: 'status', status: 503 },
     });
     now = 4_000;
     c.set(200);

@@ -24,7 +24,8 @@ export interface ForwardState {
   cursor: ForwardCursor;
   failures: number;
   lastSentAt?: number;
-  lastError?: string;
+  /** A string in state written before failures were kept by kind: shown as it is. */
+  lastError?: SendProblem | string;
   /** No send before this time (ms since the epoch). */
   retryAt?: number;
 }
@@ -69,7 +70,11 @@ export interface ForwarderDeps {
 
 type OnTarget = Extract<ForwardTarget, { on: true }>;
 
-async function send(target: OnTarget, body: string, fetcher: typeof fetch): Promise<string | undefined> {
+/** Why a batch did not get through: said to the person in their language by the panel. */
+export type SendProblem =
+  { kind: 'status'; status: number; statusText?: string } | { kind: 'unreachable'; detail: string };
+
+async function send(target: OnTarget, body: string, fetcher: typeof fetch): Promise<SendProblem | undefined> {
   try {
     const response = await fetcher(target.url, {
       method: 'POST',
@@ -78,10 +83,14 @@ async function send(target: OnTarget, body: string, fetcher: typeof fetch): Prom
       signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
     });
     if (response.ok) return undefined;
-    return `the collector answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+    return {
+      kind: 'status',
+      status: response.status,
+      ...(response.statusText ? { statusText: response.statusText } : {}),
+    };
   } catch (error) {
     // A refused preflight looks the same as a collector that is down: fetch only says it failed.
-    return `the collector could not be reached (${error instanceof Error ? error.message : String(error)})`;
+    return { kind: 'unreachable', detail: error instanceof Error ? error.message : String(error) };
   }
 }
 

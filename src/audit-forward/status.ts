@@ -1,12 +1,12 @@
 /** What the person is shown about forwarding: where to, how much waits, when it last went out. Pure. */
-import { stateFor, type StoredForwarding } from './forwarder';
+import { stateFor, type SendProblem, type StoredForwarding } from './forwarder';
 import { waitingCount } from './plan';
-import type { ForwardTarget } from './target';
+import type { CollectorProblem, ForwardTarget } from './target';
 
 export type ForwardStatus =
   | { kind: 'off' }
-  | { kind: 'refused'; url: string; reason: string }
-  | { kind: 'on'; origin: string; waiting: number; lastSentAt?: number; lastError?: string };
+  | { kind: 'refused'; url: string; reason: CollectorProblem }
+  | { kind: 'on'; origin: string; waiting: number; lastSentAt?: number; lastError?: SendProblem | string };
 
 export function forwardStatus(target: ForwardTarget, stored: StoredForwarding): ForwardStatus {
   if (!target.on)

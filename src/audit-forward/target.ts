@@ -7,29 +7,28 @@ import type { Policy } from '../shared/policy';
 
 export const DEFAULT_BATCH_SIZE = 100;
 
+/** Why a collector URL is refused: said to the person in their language by the panel. */
+export type CollectorProblem = 'not-url' | 'credentials' | 'plain-http' | 'scheme';
+
 export type ForwardTarget =
   | { on: false }
-  | { on: false; refused: string; url: string }
+  | { on: false; refused: CollectorProblem; url: string }
   | { on: true; url: string; origin: string; token: string; batchSize: number };
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** Why `url` cannot be a collector, or `undefined` when it can. */
-export function collectorProblem(url: string): string | undefined {
+export function collectorProblem(url: string): CollectorProblem | undefined {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return `${url} is not a URL.`;
+    return 'not-url';
   }
-  if (parsed.username || parsed.password) return `${url} carries a user name or password; put the token in "token".`;
+  if (parsed.username || parsed.password) return 'credentials';
   if (parsed.protocol === 'https:') return undefined;
-  if (parsed.protocol === 'http:') {
-    return LOOPBACK.has(parsed.hostname)
-      ? undefined
-      : `${url} is plain http off this machine; use https (http only on 127.0.0.1, localhost or [::1]).`;
-  }
-  return `${url} is neither https nor http on loopback.`;
+  if (parsed.protocol === 'http:') return LOOPBACK.has(parsed.hostname) ? undefined : 'plain-http';
+  return 'scheme';
 }
 
 export function forwardTarget(policy: Policy): ForwardTarget {

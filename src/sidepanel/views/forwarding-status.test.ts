@@ -18,13 +18,25 @@ describe('forwardingText', () => {
         kind: 'on',
         origin: 'https://audit.example',
         waiting: 2,
-        lastError: 'the collector answered 503',
+        lastError: { kind: 'status', status: 503, statusText: 'Service Unavailable' },
       }),
     ).toBe(
-      'Forwarding to https://audit.example: 2 waiting, last sent never. The last try failed: the collector answered 503; trying again.',
+      'Forwarding to https://audit.example: 2 waiting, last sent never. The last try failed: the collector answered 503 Service Unavailable; trying again.',
     );
-    expect(forwardingText({ kind: 'refused', url: 'http://a.example/', reason: 'use https' })).toBe(
-      'Audit forwarding is off: use https',
+    expect(
+      forwardingText({
+        kind: 'on',
+        origin: 'https://audit.example',
+        waiting: 1,
+        lastError: { kind: 'unreachable', detail: 'Failed to fetch' },
+      }),
+    ).toMatch(/The last try failed: the collector could not be reached \(Failed to fetch\); trying again\.$/);
+    // Written by a version that kept the failure as text.
+    expect(forwardingText({ kind: 'on', origin: 'https://a.example', waiting: 0, lastError: 'it broke' })).toMatch(
+      /The last try failed: it broke;/,
+    );
+    expect(forwardingText({ kind: 'refused', url: 'http://a.example/', reason: 'plain-http' })).toBe(
+      'Audit forwarding is off: http://a.example/ is plain http off this machine; use https (http only on 127.0.0.1, localhost or [::1]).',
     );
     expect(forwardingText({ kind: 'off' })).toBe('');
   });
