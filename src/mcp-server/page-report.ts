@@ -12,13 +12,11 @@ import { originOf } from './gates/origin';
 export type PageChange = { kind: 'diff'; text: string } | { kind: 'page'; text: string; navigatedTo?: string };
 
 export function describeChange(before: Snapshot | undefined, after: Snapshot): PageChange {
-  const full = formatSnapshot(after, DEFAULT_MAX_CHARS, originOf(after.url));
+  // Compared as the model reads the page: a table row is one line (snapshot-rows.ts).
+  const folded = foldRows(after.lines);
+  const full = formatSnapshot(after, DEFAULT_MAX_CHARS, originOf(after.url), folded);
   if (before && before.documentId === after.documentId) {
-    // Compared as the model reads the page: a table row is one line (snapshot-rows.ts).
-    const diff = diffSnapshots(
-      { ...before, lines: foldRows(before.lines) },
-      { ...after, lines: foldRows(after.lines) },
-    );
+    const diff = diffSnapshots({ ...before, lines: foldRows(before.lines) }, { ...after, lines: folded });
     const text = diff && formatDiff(diff, DEFAULT_MAX_CHARS);
     // A diff longer than the whole page reads worse than the page itself.
     if (text && text.length <= full.length) return { kind: 'diff', text };

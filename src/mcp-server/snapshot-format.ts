@@ -38,10 +38,18 @@ function fit(lines: readonly string[], budget: number): { kept: string[]; omitte
 /** Room kept for the truncation note, so the whole text stays within the budget. */
 const NOTE_ROOM = 320;
 
-/** The snapshot as the model reads it, cut visibly when over `maxChars` (0 = no budget). */
-export function formatSnapshot(snapshot: SnapshotText, maxChars = DEFAULT_MAX_CHARS, origin = ''): string {
+/**
+ * The snapshot as the model reads it, cut visibly when over `maxChars` (0 = no budget). A caller
+ * that already folded the rows passes them as `folded`.
+ */
+export function formatSnapshot(
+  snapshot: SnapshotText,
+  maxChars = DEFAULT_MAX_CHARS,
+  origin = '',
+  folded?: readonly string[],
+): string {
   const header = snapshotHeader(snapshot, origin);
-  const lines = foldRows(snapshot.lines);
+  const lines = folded ?? foldRows(snapshot.lines);
   const body = lines.join('\n');
   if (maxChars === 0 || header.length + 1 + body.length <= maxChars) return body ? `${header}\n${body}` : header;
   const { kept, omitted, omittedChars } = fit(lines, Math.max(0, maxChars - header.length - 1 - NOTE_ROOM));
