@@ -49,6 +49,17 @@ describe('refs for everything a person can act on', () => {
     ]);
   });
 
+  it('gives a label that names its control by aria-labelledby no line of its own, however it listens', () => {
+    expect(
+      snap(
+        `<label id="notify" for="switch" data-listens>Enable notifications</label>
+        <button id="switch" role="switch" aria-checked="false" aria-labelledby="notify"></button>
+        <label id="shown" for="other" data-listens>Shown</label><button id="other" aria-label="Named otherwise"></button>`,
+        true,
+      ),
+    ).toEqual(['- switch "Enable notifications" [e1]', '- generic "Shown" [e2]', '- button "Named otherwise" [e3]']);
+  });
+
   it('gives a cell holding a control no ref: the control takes its place, as before', () => {
     expect(
       snap(`<div role="grid"><div role="row"><div role="gridcell"><button>Edit</button></div></div></div>`),

@@ -81,6 +81,11 @@ const LABEL_NAMED_INPUTS = new Set([
 const LABEL_DRAWN_TYPES = new Set(['checkbox', 'radio', 'file']);
 const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
 
+/** Whether `control` names itself after `label` by `aria-labelledby` (Headless UI's `<Label>`). */
+function isLabelledBy(control: Element, label: Element): boolean {
+  return !!label.id && (control.getAttribute('aria-labelledby') ?? '').split(/\s+/).includes(label.id);
+}
+
 /**
  * An element's accessible name as its snapshot line shows it. `pseudo` says whether CSS `content`
  * may count: in the document (as the style sheets allow) and in shadow trees.
@@ -326,7 +331,8 @@ class SnapshotWalker {
 
   #labelsVisibleControl(label: HTMLLabelElement): boolean {
     const control = label.control;
-    if (!control || hasAuthorName(control)) return false;
+    // A control named by its author from elsewhere does not take the label's text as its name.
+    if (!control || (hasAuthorName(control) && !isLabelledBy(control, label))) return false;
     if (this.#styleOf(control).display !== 'none') return true;
     return control instanceof HTMLInputElement && this.#drawnByLabel(control);
   }
