@@ -53,6 +53,8 @@ export interface ActionTiming {
   workMs?: number;
   settleMs?: number;
   settleReason?: string;
+  /** The quiet beats the settle ended on: one when the page had no work set for soon, else two. */
+  settleBeats?: number;
   reportMs: number;
 }
 

@@ -180,6 +180,7 @@ export async function performAction(
     if (reply?.settled?.workMs !== undefined) timing.workMs = reply.settled.workMs;
     if (reply?.settled?.settleMs !== undefined) timing.settleMs = reply.settled.settleMs;
     if (reply?.settled) timing.settleReason = reply.settled.reason;
+    if (reply?.settled?.beats !== undefined) timing.settleBeats = reply.settled.beats;
     response.meta(TIMING_META, timing);
   } finally {
     ctx.signal.removeEventListener('abort', cancel);

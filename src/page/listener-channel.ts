@@ -62,8 +62,9 @@ export type ListenerQuery = (element: Element) => boolean;
 /**
  * What the agent can ask besides listeners: about the page's timers around a hover; (the dialog
  * relay) about timers an action's events set: `actions:on:<n>` while action n's events are handled
- * (0: none's), `actions:timer:<n>` whether the callback of one of its timers runs now; and about
- * the animation frames the page requested since the agent's mark.
+ * (0: none's), `actions:timer:<n>` whether the callback of one of its timers runs now; about
+ * the animation frames the page requested since the agent's mark; and (`soon:…`) about the work
+ * the page set for soon while an action settles (main-world/timer-watch.ts).
  */
 export type TimerQuestion =
   | 'timers:watch'
@@ -72,7 +73,10 @@ export type TimerQuestion =
   | `actions:on:${number}`
   | `actions:timer:${number}`
   | 'frames:mark'
-  | 'frames:pending';
+  | 'frames:pending'
+  | 'soon:mark'
+  | 'soon:unmark'
+  | 'soon:pending';
 
 /** Asks the main-world record one question; false when there is no record. */
 export type RecordAsker = (target: EventTarget, question: 'listeners' | TimerQuestion) => boolean;

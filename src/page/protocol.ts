@@ -366,6 +366,8 @@ export const ActionReply = z.object({
       /** The action alone and the wait alone, for the call's timing. */
       workMs: z.number().optional(),
       settleMs: z.number().optional(),
+      /** The quiet beats the wait ended on. */
+      beats: z.number().optional(),
     })
     .optional(),
   /** The document began navigating away during the action. */

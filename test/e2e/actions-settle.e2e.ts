@@ -2,7 +2,8 @@
  * The settle wait after an action, through the real tunnel: a page that says "loading" at once and
  * renders what its server sent later (by fetch and by XMLHttpRequest, at several server delays)
  * is answered with the rendered result, also when the page called a `fetch` it saved at load; a page
- * that reacts at once ends the wait on quiet frames.
+ * that reacts at once ends the wait on quiet frames, one when it set nothing for soon, and what a
+ * page renders a moment later by a timer or by work in slices is still shown.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,6 +73,26 @@ describe('settle after an action', () => {
     });
   }
 
+  // One quiet beat ends the wait only when the page set nothing for soon: a change it makes a moment
+  // later, by a timer or by work queued in slices, is still what the answer shows.
+  for (const after of [12, 20, 28]) {
+    for (const [button, shown] of [
+      ['Show after a short timer', 'shown after a timer'],
+      ['Show after work in slices', 'shown after its slices'],
+    ] as const) {
+      it(`shows what the page rendered ${after} ms after the action (${button.toLowerCase()})`, async () => {
+        await rig.open(`/actions/fetched.html?after=${after}`);
+        const snapshot = textOf(await rig.call('snapshot'));
+        const ref = refIn(snapshot, new RegExp(`button "${button}"`));
+        for (const n of [1, 2, 3]) {
+          const text = textOf(await rig.call('click', { ref }));
+          expect(text).toContain(`Order ${n} ${shown}`);
+          expect(text).not.toContain('Looking up');
+        }
+      });
+    }
+  }
+
   it('ends the wait on quiet frames when the page reacts at once, and reports where the time went', async () => {
     await rig.open('/actions/fetched.html');
     const snapshot = textOf(await rig.call('snapshot'));
@@ -79,7 +100,16 @@ describe('settle after an action', () => {
     expect(textOf(result)).toContain('Order 1 shown at once');
     const timing = timingOf(result);
     expect(timing?.settleReason).toBe('quiet');
-    expect(Object.keys(timing ?? {}).sort()).toEqual(['pageMs', 'reportMs', 'settleMs', 'settleReason', 'workMs']);
+    // The page set nothing for soon, which the page's own world vouched for: one quiet beat was enough.
+    expect(timing?.settleBeats).toBe(1);
+    expect(Object.keys(timing ?? {}).sort()).toEqual([
+      'pageMs',
+      'reportMs',
+      'settleBeats',
+      'settleMs',
+      'settleReason',
+      'workMs',
+    ]);
     // Timing lives beside the answer, never in the text the model reads.
     expect(textOf(result)).not.toMatch(/settleMs|pageMs/);
   });

@@ -24,7 +24,7 @@ export type ActionLine = string | (() => string);
 export interface ActionOutcome {
   description: string;
   /** How the wait ended; `ms` from before the action, `workMs` the action, `settleMs` the wait. */
-  settled: { reason: SettleReason; ms: number; workMs: number; settleMs: number };
+  settled: { reason: SettleReason; ms: number; workMs: number; settleMs: number; beats?: number };
   /** The document began to navigate away: the panel waits for the new one to load. */
   navigating: boolean;
   /** The tab is hidden and the action's effect waits on frames it does not draw: what to tell the agent. */
@@ -73,16 +73,28 @@ export async function runAction(
   }
   // Armed before the first event: whatever the action makes the page open is answered or dismissed.
   if (spec.dialogs) env.dialogRelay()?.arm(spec.dialogs.token, spec.dialogs.answer ?? null, { acting: true });
-  const watch = new SettleWatch(env.document);
   const record = env.pageRecord();
-  const frames = markFrames(record, env.document);
+  const doc = env.document;
+  // Only a record that took the mark can vouch that nothing is set for soon (a document loaded
+  // before the site was allowed has none, and every question to it answers no).
+  const marked = record?.(doc, 'soon:mark') === true;
+  // Both asked every time: asking about port messages also starts their count afresh.
+  const soon = marked ? () => [record!(doc, 'soon:pending'), record!(doc, 'frames:pending')].includes(true) : undefined;
+  const watch = new SettleWatch(doc, soon);
+  const frames = markFrames(record, doc);
   try {
     const line = await work(controller.signal);
     const settled = await watch.settle({ ...DEFAULT_SETTLE, ...spec.settle }, controller.signal);
     const heldBack = settled.reason === 'navigation' ? undefined : framesHeldBack(record, env.document, frames);
     return {
       description: typeof line === 'function' ? line() : line,
-      settled: { reason: settled.reason, ms: settled.ms, workMs: settled.workMs, settleMs: settled.settleMs },
+      settled: {
+        reason: settled.reason,
+        ms: settled.ms,
+        workMs: settled.workMs,
+        settleMs: settled.settleMs,
+        ...(settled.beats !== undefined ? { beats: settled.beats } : {}),
+      },
       navigating: settled.reason === 'navigation',
       ...(heldBack ? { framesHeldBack: heldBack } : {}),
       url: env.document.URL,
@@ -92,6 +104,7 @@ export async function runAction(
     if (error instanceof ActionCancelled) throw new PageError('The action was cancelled.', 'cancelled');
     throw error;
   } finally {
+    if (marked) record!(doc, 'soon:unmark');
     watch.dispose();
     if (id && env.waits.get(id) === controller) env.waits.delete(id);
   }

@@ -65,6 +65,39 @@ describe('SettleWatch', () => {
     expect(counter.frames).toBeGreaterThan(changedAtFrame);
   });
 
+  it('ends on one quiet beat when the page has no work set for soon, on two when it has', async () => {
+    const beatsWith = async (soon: () => boolean) => {
+      const watch = new SettleWatch(document, soon);
+      output.textContent = String(Math.random()); // the page answered within the action
+      const settled = await watch.settle(OPTIONS, new AbortController().signal);
+      watch.dispose();
+      expect(settled.reason).toBe('quiet');
+      return settled.beats;
+    };
+    expect(await beatsWith(() => false)).toBe(1);
+    expect(await beatsWith(() => true)).toBe(2);
+    // What the action queued is asked about once before the first beat, and not held against it.
+    let asked = 0;
+    expect(await beatsWith(() => asked++ === 0)).toBe(1);
+  });
+
+  it('catches a change the page makes on a timer it set for soon, after a quiet first beat', async () => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const watch = new SettleWatch(document, () => timer !== undefined);
+    // The action's handler said "loading" at once and set a timer to show the result.
+    output.textContent = 'loading';
+    timer = setTimeout(() => {
+      timer = undefined;
+      output.textContent = 'shown';
+    }, 24);
+    await Promise.resolve();
+    const settled = await watch.settle(OPTIONS, new AbortController().signal);
+    watch.dispose();
+    expect(output.textContent).toBe('shown');
+    expect(settled.settleMs).toBeGreaterThanOrEqual(24);
+    expect(settled.beats).toBe(1);
+  });
+
   it('waits for a request the action started, then for quiet frames', async () => {
     const watch = new SettleWatch(document);
     window.dispatchEvent(new CustomEvent(REQUEST_EVENT, { detail: 'start:1' }));

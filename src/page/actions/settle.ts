@@ -2,12 +2,14 @@
  * After an action the page needs a moment to show its effect. The wait adapts to what the page
  * does: once the DOM has changed, it ends when two beats of Tabwright's clock (`../clock.ts`, about
  * a frame each) have passed without another change since the action ended and every request the
- * action set off has finished; when nothing changed at all, it waits a little longer (`idleMs`) in
- * case the change is on its way by a timer. It ends at once when the document starts navigating
- * away, and never later than the cap. Same-document navigations that a router intercepts, regions
- * the page marks `aria-busy`, and short animations the action set off (settle-animations.ts) are
- * waited for until they finish. No animation frame or page timer paces it, so it takes as long in
- * a tab that is not in front as in the tab in front.
+ * action set off has finished — or one beat, when the page can be asked about the work it set for
+ * soon (a short timer, an animation frame, a port message: main-world/timer-watch.ts) and has none,
+ * so nothing is left to change it before a second beat would end. When nothing changed at all, it
+ * waits a little longer (`idleMs`) in case the change is on its way by a timer. It ends at once
+ * when the document starts navigating away, and never later than the cap. Same-document
+ * navigations that a router intercepts, regions the page marks `aria-busy`, and short animations
+ * the action set off (settle-animations.ts) are waited for until they finish. No animation frame
+ * or page timer paces it, so it takes as long in a tab that is not in front as in the tab in front.
  * Requests are seen through the page's own request signals (see `main-world/request-signals.ts`).
  */
 import { isAgentOutline } from '../outline';
@@ -40,6 +42,8 @@ export interface Settled {
   /** The wait alone. */
   settleMs: number;
   mutations: number;
+  /** The quiet beats it ended on, when it ended on quiet. */
+  beats?: number;
 }
 
 interface NavigateEventLike extends Event {
@@ -71,7 +75,14 @@ export class SettleWatch {
   #navigate: NavigateEventLike | undefined;
   #pagehide = false;
 
-  constructor(private readonly document: Document) {
+  /**
+   * `soon`: whether the page has work set for soon (see the module comment), asked once a beat;
+   * without it every quiet end takes the options' beats.
+   */
+  constructor(
+    private readonly document: Document,
+    private readonly soon?: () => boolean,
+  ) {
     this.#busyBefore = new Set(document.querySelectorAll('[aria-busy="true"]'));
     this.#observer = new MutationObserver((records) => {
       const changes = records.filter((record) => !isOutlineChange(record)).length;
@@ -143,7 +154,7 @@ export class SettleWatch {
         cancelBeat();
         signal.removeEventListener('abort', onAbort);
       };
-      const finish = (reason: SettleReason) => {
+      const finish = (reason: SettleReason, beats?: number) => {
         stop();
         const now = performance.now();
         resolve({
@@ -152,6 +163,7 @@ export class SettleWatch {
           workMs: Math.round(actionEnded - this.#started),
           settleMs: Math.round(now - actionEnded),
           mutations: this.#mutations,
+          ...(beats !== undefined ? { beats } : {}),
         });
       };
       const onAbort = () => {
@@ -164,6 +176,8 @@ export class SettleWatch {
       let seenMutations = this.#mutations;
       let seenRequests = this.#requests.events;
       let quietBeats = 0;
+      // What the action itself queued has run by the first beat; only what is queued after counts.
+      this.soon?.();
       const step = () => {
         const now = performance.now();
         if (this.leaving) return finish('navigation');
@@ -173,17 +187,18 @@ export class SettleWatch {
           seenRequests = this.#requests.events;
           quietBeats = 0;
         } else quietBeats++;
+        // Asked every beat, so a port message counts in the beat it was posted in.
+        const soonWork = this.soon ? this.soon() : true;
+        const beatsNeeded = soonWork ? options.quietBeats : Math.min(options.quietBeats, 1);
         const waitingOnRouter = routing !== undefined && !routingDone;
         // A region the page marks aria-busy is still loading: its content is what the action asked for.
         // A fade or slide the action set off: the page shows its effect once it has ended.
         if (!waitingOnRouter && !this.#requests.pending && !this.#newlyBusy()) {
           const active = this.#mutations > 0 || this.#requests.events > 0;
           const quietLongEnough = this.#lastChange < 0 || now - this.#lastChange >= options.quietMs;
-          const done = active
-            ? quietBeats >= options.quietBeats && quietLongEnough
-            : now - actionEnded >= options.idleMs;
+          const done = active ? quietBeats >= beatsNeeded && quietLongEnough : now - actionEnded >= options.idleMs;
           // Asked last, only when the wait would otherwise end: reading animations flushes style.
-          if (done && !this.#animations.running(now)) return finish(active ? 'quiet' : 'idle');
+          if (done && !this.#animations.running(now)) return active ? finish('quiet', quietBeats) : finish('idle');
         }
         schedule();
       };

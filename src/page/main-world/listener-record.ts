@@ -115,6 +115,8 @@ export function installListenerRecord(win: RecordWindow): void {
     let yes: boolean;
     if (detail === 'timers:watch' || detail === 'timers:unwatch') yes = timers.watch(detail === 'timers:watch');
     else if (detail === 'timers:pending') yes = timers.pending();
+    else if (detail === 'soon:mark' || detail === 'soon:unmark') yes = (timers.mark(detail === 'soon:mark'), true);
+    else if (detail === 'soon:pending') yes = timers.soon();
     else if (detail === 'frames:mark') yes = (frames.mark(), true);
     else if (detail === 'frames:pending') yes = frames.pending();
     else if (typeof detail === 'string' && detail.startsWith(ACTING)) {

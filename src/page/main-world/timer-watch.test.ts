@@ -4,7 +4,7 @@
  */
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
-import { ACTION_TIMER_MAX_MS, watchTimers } from './timer-watch';
+import { ACTION_TIMER_MAX_MS, SOON_MAX_MS, watchTimers } from './timer-watch';
 
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -56,6 +56,50 @@ describe('the timer watch', () => {
       ['too late', 0],
     ]);
     expect(watch.pending()).toBe(false);
+    win.close();
+  });
+
+  it('notes the work set for soon under a mark: short timers and intervals until done, port messages once', async () => {
+    const win = new JSDOM('').window as unknown as Window & typeof globalThis;
+    // jsdom has no MessagePort: a port whose postMessage only counts stands in for the browser's.
+    const delivered: unknown[] = [];
+    class Port {
+      postMessage(message: unknown) {
+        delivered.push(message);
+      }
+    }
+    Object.assign(win, { MessagePort: Port });
+    const watch = watchTimers(win);
+    const fired: string[] = [];
+    win.setTimeout(() => fired.push('before the mark'), 5);
+    expect(watch.soon()).toBe(false);
+    watch.mark(true);
+    win.setTimeout(() => fired.push('poll'), SOON_MAX_MS + 50);
+    expect(watch.soon()).toBe(false);
+    win.setTimeout(() => fired.push('soon'), 10);
+    expect(watch.soon()).toBe(true);
+    await tick(20);
+    expect(fired).toEqual(['before the mark', 'soon']);
+    expect(watch.soon()).toBe(false);
+    win.clearTimeout(win.setTimeout(() => fired.push('cleared'), 10));
+    expect(watch.soon()).toBe(false);
+    const interval = win.setInterval(() => fired.push('tick'), 5);
+    await tick(20);
+    expect(watch.soon()).toBe(true);
+    win.clearInterval(interval);
+    expect(watch.soon()).toBe(false);
+    new Port().postMessage('next slice');
+    expect(delivered).toEqual(['next slice']);
+    expect(watch.soon()).toBe(true);
+    // Asked once: a message counts in the beat it was posted in.
+    expect(watch.soon()).toBe(false);
+    watch.mark(false);
+    new Port().postMessage('after the mark');
+    expect(watch.soon()).toBe(false);
+    win.setTimeout(() => fired.push('after the mark'), 5);
+    expect(watch.soon()).toBe(false);
+    await tick(SOON_MAX_MS + 60);
+    expect(fired).not.toContain('cleared');
     win.close();
   });
 });

@@ -11,6 +11,11 @@
  * of the action's events. Each timer keeps the number of the action
  * that set it (the relay numbers them), so a timer an earlier click left behind is not taken for a
  * later action's: `actionTimer()` says whose timer's callback runs now.
+ *
+ * And while an action and its settle run (`mark`), the page's work due soon is noted: timers and
+ * intervals of up to `SOON_MAX_MS`, and messages posted to a `MessagePort` (how React's scheduler
+ * and others queue their next slice of work). A settle that sees none of it ends on one quiet beat,
+ * where it would otherwise need two (actions/settle.ts).
  */
 
 /** Timers longer than this are not what a hover reveals (a session timeout, a poll). */
@@ -21,6 +26,9 @@ export const WATCHED_MAX_MS = 1_500;
  * defers its handler with `setTimeout(…, 0)`), not something that happens later (a save, a poll).
  */
 export const ACTION_TIMER_MAX_MS = 250;
+
+/** Timers and intervals at most this long may still change the page within a settle's beats. */
+export const SOON_MAX_MS = 100;
 
 type TimerWindow = Window & typeof globalThis;
 
@@ -33,12 +41,26 @@ export interface TimerWatch {
   acting(id: number): void;
   /** The action whose events set the timer (or the timer that set it) whose callback runs now; 0 for none. */
   actionTimer(): number;
+  /** Starts (true) or stops (false) noting the work the page sets for soon; marks may overlap. */
+  mark(on: boolean): void;
+  /**
+   * Whether a timer or interval due soon, set under a mark, has neither fired nor been cleared, or
+   * the page has posted a port message under a mark since this was last asked.
+   */
+  soon(): boolean;
 }
 
 export function watchTimers(win: TimerWindow): TimerWatch {
   const set = win.setTimeout as unknown as (handler: unknown, delay?: unknown, ...rest: unknown[]) => number;
   const clear = win.clearTimeout as unknown as (id?: number) => void;
+  const repeat = win.setInterval as unknown as (handler: unknown, delay?: unknown, ...rest: unknown[]) => number;
+  const stopRepeat = win.clearInterval as unknown as (id?: number) => void;
   const pendingIds = new Set<number>();
+  /** Timers and intervals due soon, set while a mark is open. */
+  const soonIds = new Set<number>();
+  let marks = 0;
+  let posted = false;
+  const isSoon = (handler: unknown, ms: number) => marks > 0 && typeof handler === 'function' && ms <= SOON_MAX_MS;
   let watching = false;
   let acting = 0;
   let actionTimer = 0;
@@ -52,11 +74,13 @@ export function watchTimers(win: TimerWindow): TimerWatch {
       const forHover = short && watching;
       const due = (acting ? 0 : actionDelay) + ms;
       const action = typeof handler === 'function' && due <= ACTION_TIMER_MAX_MS ? acting || actionTimer : 0;
-      if (!forHover && !action) return set.call(win, handler, delay, ...rest);
+      const soon = isSoon(handler, ms);
+      if (!forHover && !action && !soon) return set.call(win, handler, delay, ...rest);
       const id: number = set.call(
         win,
         function (this: unknown, ...args: unknown[]) {
           pendingIds.delete(id);
+          soonIds.delete(id);
           const outer = watching;
           const [outerAction, outerDelay] = [actionTimer, actionDelay];
           if (forHover) watching = true;
@@ -72,16 +96,47 @@ export function watchTimers(win: TimerWindow): TimerWatch {
         ...rest,
       );
       if (forHover) pendingIds.add(id);
+      if (soon) soonIds.add(id);
       return id;
     },
   }.setTimeout as typeof win.setTimeout;
 
   win.clearTimeout = {
     clearTimeout(this: unknown, id?: number) {
-      if (id !== undefined) pendingIds.delete(id);
+      if (id !== undefined) {
+        pendingIds.delete(id);
+        soonIds.delete(id);
+      }
       return clear.call(win, id);
     },
   }.clearTimeout as typeof win.clearTimeout;
+
+  // An interval set soon keeps the page changing until it is cleared.
+  win.setInterval = {
+    setInterval(this: unknown, handler: TimerHandler, delay?: number, ...rest: unknown[]) {
+      const id = repeat.call(win, handler, delay, ...rest);
+      if (isSoon(handler, Number(delay) || 0)) soonIds.add(id);
+      return id;
+    },
+  }.setInterval as typeof win.setInterval;
+
+  win.clearInterval = {
+    clearInterval(this: unknown, id?: number) {
+      if (id !== undefined) soonIds.delete(id);
+      return stopRepeat.call(win, id);
+    },
+  }.clearInterval as typeof win.clearInterval;
+
+  const port = win.MessagePort?.prototype;
+  const post = port?.postMessage;
+  if (port && post) {
+    port.postMessage = {
+      postMessage(this: MessagePort, ...args: unknown[]) {
+        if (marks > 0) posted = true;
+        return (post as (...a: unknown[]) => void).apply(this, args);
+      },
+    }.postMessage as typeof port.postMessage;
+  }
 
   return {
     watch(on) {
@@ -94,5 +149,16 @@ export function watchTimers(win: TimerWindow): TimerWatch {
       acting = id;
     },
     actionTimer: () => actionTimer,
+    // Timers noted under an earlier mark stay noted until they fire or are cleared: an interval an
+    // earlier action started still changes the page.
+    mark(on) {
+      if (on && marks === 0) posted = false;
+      marks = Math.max(0, marks + (on ? 1 : -1));
+    },
+    soon() {
+      const answer = soonIds.size > 0 || posted;
+      posted = false;
+      return answer;
+    },
   };
 }
