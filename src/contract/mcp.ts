@@ -53,7 +53,10 @@ export interface ActionTiming {
   workMs?: number;
   settleMs?: number;
   settleReason?: string;
-  /** The quiet beats the settle ended on: one when the page had no work set for soon, else two. */
+  /**
+   * Quiet beats counted when the settle ended on quiet: one is enough when the page had no work set
+   * for soon, two otherwise; more when an animation or a busy region held it.
+   */
   settleBeats?: number;
   reportMs: number;
 }
