@@ -15,6 +15,7 @@ import type { RefRegistry } from './refs';
 import { NAME_MAX, outdented, renderLine, renderTextLine, TEXT_ROLE, textOfLine } from './snapshot-line';
 import { anyTargetMatch, type TargetMatch, type TargetQuery } from './target-match';
 import { isSecretField, rememberPasswordField } from './secret-field';
+import { idRefs } from './id-refs';
 import {
   actionSignal,
   CONTENT_NAMED_ROLES,
@@ -83,7 +84,7 @@ const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbo
 
 /** Whether `control` names itself after `label` by `aria-labelledby` (Headless UI's `<Label>`). */
 function isLabelledBy(control: Element, label: Element): boolean {
-  return !!label.id && (control.getAttribute('aria-labelledby') ?? '').split(/\s+/).includes(label.id);
+  return !!label.id && idRefs(control, 'aria-labelledby').includes(label.id);
 }
 
 /**

@@ -3,6 +3,7 @@
  * control: a person's click there goes to the control they meant, so it is not a cover.
  */
 import { composedContains, composedParent } from './composed-tree';
+import { idRefs } from '../id-refs';
 
 /** Roles of controls a person operates as one piece, whatever their parts are drawn with. */
 const WIDGET_ROLES = new Set([
@@ -41,9 +42,8 @@ function isWidget(element: Element): boolean {
 }
 
 function byIds(element: Element, attribute: string): Element[] {
-  const ids = element.getAttribute(attribute)?.trim().split(/\s+/) ?? [];
   const root = element.getRootNode() as Document | ShadowRoot;
-  return ids.flatMap((id) => (id ? [root.getElementById(id)].filter((e): e is HTMLElement => !!e) : []));
+  return idRefs(element, attribute).flatMap((id) => [root.getElementById(id)].filter((e): e is HTMLElement => !!e));
 }
 
 /**
