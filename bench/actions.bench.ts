@@ -391,16 +391,17 @@ export const bench: Bench = {
       });
     }
     // A hover that reveals nothing waits for the page's timers only when its events set one: no slower than
-    // the floor plus the idle wait every action that changes nothing makes.
+    // the floor plus the idle wait an action that changes nothing may take (less when the page vouches
+    // that nothing is due).
     const hoverNothing = median(ms(lookups.byRef));
-    const hoverLimit = floor + DEFAULT_SETTLE.idleMs + HOVER_MARGIN_MS;
+    const hoverBudget = DEFAULT_SETTLE.idleMs + HOVER_MARGIN_MS;
     goalRows.push({
       measure: 'hover that reveals nothing',
       ours: `${fixed(hoverNothing)} ms`,
-      reference: `floor ${fixed(floor)} ms + idle wait ${DEFAULT_SETTLE.idleMs} ms`,
-      now: `${fixed(hoverNothing - floor - DEFAULT_SETTLE.idleMs)} ms over`,
-      goal: `≤ ${HOVER_MARGIN_MS} ms over (no wait for a reveal)`,
-      met: hoverNothing <= hoverLimit,
+      reference: `floor ${fixed(floor)} ms`,
+      now: `${fixed(hoverNothing - floor)} ms over`,
+      goal: `≤ ${hoverBudget} ms over (the idle wait, ${DEFAULT_SETTLE.idleMs} ms, and no wait for a reveal)`,
+      met: hoverNothing <= floor + hoverBudget,
     });
     return [
       {

@@ -64,7 +64,8 @@ export type ListenerQuery = (element: Element) => boolean;
  * relay) about timers an action's events set: `actions:on:<n>` while action n's events are handled
  * (0: none's), `actions:timer:<n>` whether the callback of one of its timers runs now; about
  * the animation frames the page requested since the agent's mark; and (`soon:…`) about the work
- * the page set for soon while an action settles (main-world/timer-watch.ts).
+ * the page set for soon, or for within the idle wait (`soon:later`), while an action settles
+ * (main-world/timer-watch.ts).
  */
 export type TimerQuestion =
   | 'timers:watch'
@@ -76,7 +77,8 @@ export type TimerQuestion =
   | 'frames:pending'
   | 'soon:mark'
   | 'soon:unmark'
-  | 'soon:pending';
+  | 'soon:pending'
+  | 'soon:later';
 
 /** Asks the main-world record one question; false when there is no record. */
 export type RecordAsker = (target: EventTarget, question: 'listeners' | TimerQuestion) => boolean;

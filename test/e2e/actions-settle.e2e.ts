@@ -93,6 +93,43 @@ describe('settle after an action', () => {
     }
   }
 
+  // An action that changes nothing at once: the wait ends early only when the page's own world vouches
+  // that nothing the action set is due; a debounced render or a worker's answer is still waited for.
+  for (const debounce of [120, 250]) {
+    it(`shows what a search debounced by ${debounce} ms found after typing`, async () => {
+      await rig.open(`/actions/fetched.html?debounce=${debounce}`);
+      const snapshot = textOf(await rig.call('snapshot'));
+      const ref = refIn(snapshot, /searchbox "Search orders"/);
+      for (const query of ['42', '7']) {
+        const result = await rig.call('type', { ref, text: query, clear: true });
+        expect(textOf(result)).toContain(`Order ${query} found`);
+        expect(timingOf(result)?.settleReason).toBe('quiet');
+      }
+    });
+  }
+
+  for (const after of [60, 150]) {
+    it(`shows the answer a worker sent back ${after} ms after a click that changed nothing`, async () => {
+      await rig.open(`/actions/fetched.html?after=${after}`);
+      const snapshot = textOf(await rig.call('snapshot'));
+      const ref = refIn(snapshot, /button "Check with a worker"/);
+      for (const n of [1, 2]) {
+        const result = await rig.call('click', { ref });
+        expect(textOf(result)).toContain(`Order ${n} checked by the worker`);
+      }
+    });
+  }
+
+  it('ends an idle wait on two beats when the page vouches that nothing the action set is due', async () => {
+    await rig.open('/actions/fetched.html');
+    const snapshot = textOf(await rig.call('snapshot'));
+    const result = await rig.call('type', { ref: refIn(snapshot, /textbox "Note"/), text: 'leave at the door' });
+    expect(textOf(result)).toContain('leave at the door');
+    const timing = timingOf(result);
+    expect(timing?.settleReason).toBe('idle');
+    expect(timing?.settleBeats).toBe(2);
+  });
+
   it('ends the wait on quiet frames when the page reacts at once, and reports where the time went', async () => {
     await rig.open('/actions/fetched.html');
     const snapshot = textOf(await rig.call('snapshot'));

@@ -8,7 +8,8 @@ import { PageError, type PageEnv } from '../env';
 import { ensureActionable, NotActionable, type ActionabilityOptions, type ActionPoint } from './actionability';
 import { describeElement } from './describe';
 import { framesHeldBack, markFrames } from './hidden-frames';
-import { DEFAULT_SETTLE, SettleWatch, type SettleOptions, type SettleReason } from './settle';
+import type { RecordAsker } from '../listener-channel';
+import { DEFAULT_SETTLE, SettleWatch, type Due, type SettleOptions, type SettleReason } from './settle';
 import { ActionCancelled } from './timing';
 
 export interface ActionSpec {
@@ -31,6 +32,14 @@ export interface ActionOutcome {
   framesHeldBack?: string;
   url: string;
   documentId: string;
+}
+
+/** What the page's own record says is due (see `Due`). */
+function workDue(record: RecordAsker, doc: Document): Due {
+  // Both asked every time: asking about port messages also starts their count afresh.
+  const soon = [record(doc, 'soon:pending'), record(doc, 'frames:pending')].includes(true);
+  if (soon) return 'soon';
+  return record(doc, 'soon:later') ? 'later' : 'none';
 }
 
 /** Waits for `element` to be actionable; a refusal names the failed check and says what to do. */
@@ -56,6 +65,7 @@ export async function runAction(
   env: PageEnv,
   spec: ActionSpec,
   work: (signal: AbortSignal) => Promise<ActionLine> | ActionLine,
+  options: { acts?: boolean } = {},
 ): Promise<ActionOutcome> {
   // The panel gave up on an action that waited behind the user's dialog; done now, it would surprise them.
   if (spec.sentAt !== undefined && env.dialogRelay()?.nativeSince(spec.sentAt)) {
@@ -78,13 +88,16 @@ export async function runAction(
   // Only a record that took the mark can vouch that nothing is set for soon (a document loaded
   // before the site was allowed has none, and every question to it answers no).
   const marked = record?.(doc, 'soon:mark') === true;
-  // Both asked every time: asking about port messages also starts their count afresh.
-  const soon = marked ? () => [record!(doc, 'soon:pending'), record!(doc, 'frames:pending')].includes(true) : undefined;
-  const watch = new SettleWatch(doc, soon);
+  const due = marked ? (): Due => workDue(record!, doc) : undefined;
+  const watch = new SettleWatch(doc, due);
   const frames = markFrames(record, doc);
   try {
     const line = await work(controller.signal);
-    const settled = await watch.settle({ ...DEFAULT_SETTLE, ...spec.settle }, controller.signal);
+    const settled = await watch.settle(
+      // Work from before the mark (a page still loading) is not in the record: only an action's idle is vouched for.
+      { ...DEFAULT_SETTLE, ...spec.settle, idleVouched: options.acts !== false },
+      controller.signal,
+    );
     const heldBack = settled.reason === 'navigation' ? undefined : framesHeldBack(record, env.document, frames);
     return {
       description: typeof line === 'function' ? line() : line,

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AgentOutline } from '../outline';
 import { REQUEST_EVENT } from './request-watch';
-import { SettleWatch, type SettleOptions } from './settle';
+import { SettleWatch, type Due, type SettleOptions } from './settle';
 
 const OPTIONS: SettleOptions = { quietBeats: 2, quietMs: 0, idleMs: 300, capMs: 3_000 };
 
@@ -66,7 +66,7 @@ describe('SettleWatch', () => {
   });
 
   it('ends on one quiet beat when the page has no work set for soon, on two when it has', async () => {
-    const beatsWith = async (soon: () => boolean) => {
+    const beatsWith = async (soon: () => Due) => {
       const watch = new SettleWatch(document, soon);
       output.textContent = String(Math.random()); // the page answered within the action
       const settled = await watch.settle(OPTIONS, new AbortController().signal);
@@ -74,16 +74,17 @@ describe('SettleWatch', () => {
       expect(settled.reason).toBe('quiet');
       return settled.beats;
     };
-    expect(await beatsWith(() => false)).toBe(1);
-    expect(await beatsWith(() => true)).toBe(2);
+    expect(await beatsWith(() => 'none')).toBe(1);
+    expect(await beatsWith(() => 'later')).toBe(1);
+    expect(await beatsWith(() => 'soon')).toBe(2);
     // What the action queued is asked about once before the first beat, and not held against it.
     let asked = 0;
-    expect(await beatsWith(() => asked++ === 0)).toBe(1);
+    expect(await beatsWith(() => (asked++ === 0 ? 'soon' : 'none'))).toBe(1);
   });
 
   it('catches a change the page makes on a timer it set for soon, after a quiet first beat', async () => {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const watch = new SettleWatch(document, () => timer !== undefined);
+    const watch = new SettleWatch(document, () => (timer !== undefined ? 'soon' : 'none'));
     // The action's handler said "loading" at once and set a timer to show the result.
     output.textContent = 'loading';
     timer = setTimeout(() => {
@@ -133,5 +134,38 @@ describe('SettleWatch', () => {
     expect(settled.reason).toBe('idle');
     expect(settled.mutations).toBe(0);
     expect(settled.settleMs).toBeGreaterThanOrEqual(100);
+  });
+
+  it('ends an idle wait after two beats when the page vouches that nothing the action set is due', async () => {
+    const idle = async (due: () => Due, idleVouched = true) => {
+      const watch = new SettleWatch(document, due);
+      const settled = await watch.settle({ ...OPTIONS, idleVouched }, new AbortController().signal);
+      watch.dispose();
+      expect(settled.reason).toBe('idle');
+      return settled;
+    };
+    const vouched = await idle(() => 'none');
+    expect(vouched.beats).toBe(2);
+    expect(vouched.settleMs).toBeLessThan(OPTIONS.idleMs);
+    // Work due within the idle time, an unvouched wait (a page that set its work before the watch):
+    // the idle time is waited out, and no beats are claimed.
+    for (const settled of [await idle(() => 'later'), await idle(() => 'soon'), await idle(() => 'none', false)]) {
+      expect(settled.beats).toBeUndefined();
+      expect(settled.settleMs).toBeGreaterThanOrEqual(OPTIONS.idleMs);
+    }
+  });
+
+  it('still waits for a debounced change: a timer due within the idle time, then what it renders', async () => {
+    // The action typed into a search field; the page renders its results 250 ms later.
+    let timer: ReturnType<typeof setTimeout> | undefined = setTimeout(() => {
+      timer = undefined;
+      output.textContent = 'results';
+    }, 250);
+    const watch = new SettleWatch(document, () => (timer !== undefined ? 'later' : 'none'));
+    const settled = await watch.settle({ ...OPTIONS, idleVouched: true }, new AbortController().signal);
+    watch.dispose();
+    expect(output.textContent).toBe('results');
+    expect(settled.reason).toBe('quiet');
+    expect(settled.settleMs).toBeGreaterThanOrEqual(250);
   });
 });

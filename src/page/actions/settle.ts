@@ -5,7 +5,8 @@
  * action set off has finished — or one beat, when the page can be asked about the work it set for
  * soon (a short timer, an animation frame, a port message: main-world/timer-watch.ts) and has none,
  * so nothing is left to change it before a second beat would end. When nothing changed at all, it
- * waits a little longer (`idleMs`) in case the change is on its way by a timer. It ends at once
+ * waits a little longer (`idleMs`) in case the change is on its way by a timer — unless the page
+ * vouches that nothing the action set is due within that time, when its beats do. It ends at once
  * when the document starts navigating away, and never later than the cap. Same-document
  * navigations that a router intercepts, regions the page marks `aria-busy`, and short animations
  * the action set off (settle-animations.ts) are waited for until they finish. No animation frame
@@ -17,6 +18,7 @@ import { BEAT_MS, pageClock } from '../clock';
 import { RequestWatch } from './request-watch';
 import { AnimationWatch } from './settle-animations';
 import { ActionCancelled } from './timing';
+import { LATER_MAX_MS } from '../main-world/timer-watch';
 
 export interface SettleOptions {
   /** Beats of the clock without a DOM change (or a request ending) that count as settled. */
@@ -27,7 +29,18 @@ export interface SettleOptions {
   idleMs: number;
   /** The hard cap on the whole wait. */
   capMs: number;
+  /**
+   * Whether the page's word that nothing is due (`Due`) may end an idle wait: only when everything
+   * due was set under the watch, i.e. by an action (a page that is still loading set work before).
+   */
+  idleVouched?: boolean;
 }
+
+/**
+ * What the page's own record says is still to run of what was set during the watch: work due
+ * within a beat or two ('soon'), within the idle wait ('later'), or nothing.
+ */
+export type Due = 'soon' | 'later' | 'none';
 
 export const DEFAULT_SETTLE: SettleOptions = { quietBeats: 2, quietMs: 0, idleMs: 300, capMs: 3_000 };
 
@@ -42,7 +55,7 @@ export interface Settled {
   /** The wait alone. */
   settleMs: number;
   mutations: number;
-  /** The quiet beats it ended on, when it ended on quiet. */
+  /** The quiet beats it ended on, when it ended on quiet or on the page's word that nothing is due. */
   beats?: number;
 }
 
@@ -76,12 +89,12 @@ export class SettleWatch {
   #pagehide = false;
 
   /**
-   * `soon`: whether the page has work set for soon (see the module comment), asked once a beat;
-   * without it every quiet end takes the options' beats.
+   * `due`: what the page has set (see the module comment), asked once a beat; without it every
+   * quiet end takes the options' beats and every idle one its whole time.
    */
   constructor(
     private readonly document: Document,
-    private readonly soon?: () => boolean,
+    private readonly due?: () => Due,
   ) {
     this.#busyBefore = new Set(document.querySelectorAll('[aria-busy="true"]'));
     this.#observer = new MutationObserver((records) => {
@@ -177,7 +190,7 @@ export class SettleWatch {
       let seenRequests = this.#requests.events;
       let quietBeats = 0;
       // What the action itself queued has run by the first beat; only what is queued after counts.
-      this.soon?.();
+      this.due?.();
       const step = () => {
         const now = performance.now();
         if (this.leaving) return finish('navigation');
@@ -188,17 +201,28 @@ export class SettleWatch {
           quietBeats = 0;
         } else quietBeats++;
         // Asked every beat, so a port message counts in the beat it was posted in.
-        const soonWork = this.soon ? this.soon() : true;
-        const beatsNeeded = soonWork ? options.quietBeats : Math.min(options.quietBeats, 1);
+        const due = this.due ? this.due() : 'soon';
+        const beatsNeeded = due === 'soon' ? options.quietBeats : Math.min(options.quietBeats, 1);
         const waitingOnRouter = routing !== undefined && !routingDone;
         // A region the page marks aria-busy is still loading: its content is what the action asked for.
         // A fade or slide the action set off: the page shows its effect once it has ended.
         if (!waitingOnRouter && !this.#requests.pending && !this.#newlyBusy()) {
           const active = this.#mutations > 0 || this.#requests.events > 0;
           const quietLongEnough = this.#lastChange < 0 || now - this.#lastChange >= options.quietMs;
-          const done = active ? quietBeats >= beatsNeeded && quietLongEnough : now - actionEnded >= options.idleMs;
+          const idleOver = now - actionEnded >= options.idleMs;
+          // Two beats, not one: in the tab in front a frame has been drawn by then, so what the page does
+          // at a frame (observers, scroll events) has been done or set.
+          const idleVouched =
+            options.idleVouched === true &&
+            due === 'none' &&
+            options.idleMs <= LATER_MAX_MS &&
+            quietBeats >= Math.max(options.quietBeats, 2);
+          const done = active ? quietBeats >= beatsNeeded && quietLongEnough : idleOver || idleVouched;
           // Asked last, only when the wait would otherwise end: reading animations flushes style.
-          if (done && !this.#animations.running(now)) return active ? finish('quiet', quietBeats) : finish('idle');
+          if (done && !this.#animations.running(now)) {
+            if (active) return finish('quiet', quietBeats);
+            return idleOver ? finish('idle') : finish('idle', quietBeats);
+          }
         }
         schedule();
       };

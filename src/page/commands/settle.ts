@@ -5,5 +5,6 @@ import type { SettleCommand } from '../protocol';
 
 /** Waits for the document to settle without acting: after a history step inside a single-page app. */
 export function runSettle(command: z.output<typeof SettleCommand>, env: PageEnv) {
-  return runAction(env, command, () => 'Waited for the page to settle');
+  // Nothing is done under the watch, so the page's record cannot vouch for an idle end.
+  return runAction(env, command, () => 'Waited for the page to settle', { acts: false });
 }

@@ -117,6 +117,7 @@ export function installListenerRecord(win: RecordWindow): void {
     else if (detail === 'timers:pending') yes = timers.pending();
     else if (detail === 'soon:mark' || detail === 'soon:unmark') yes = (timers.mark(detail === 'soon:mark'), true);
     else if (detail === 'soon:pending') yes = timers.soon();
+    else if (detail === 'soon:later') yes = timers.later();
     else if (detail === 'frames:mark') yes = (frames.mark(), true);
     else if (detail === 'frames:pending') yes = frames.pending();
     else if (typeof detail === 'string' && detail.startsWith(ACTING)) {

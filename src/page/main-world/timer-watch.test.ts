@@ -4,7 +4,7 @@
  */
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
-import { ACTION_TIMER_MAX_MS, SOON_MAX_MS, watchTimers } from './timer-watch';
+import { ACTION_TIMER_MAX_MS, LATER_MAX_MS, SOON_MAX_MS, watchTimers } from './timer-watch';
 
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -100,6 +100,48 @@ describe('the timer watch', () => {
     expect(watch.soon()).toBe(false);
     await tick(SOON_MAX_MS + 60);
     expect(fired).not.toContain('cleared');
+    win.close();
+  });
+
+  it('notes the work due within the idle wait under a mark, and answers that may come at any time', async () => {
+    const win = new JSDOM('').window as unknown as Window & typeof globalThis;
+    const sent: unknown[] = [];
+    class Socket {
+      send(message: unknown) {
+        sent.push(message);
+      }
+    }
+    Object.assign(win, { WebSocket: Socket });
+    const watch = watchTimers(win);
+    const fired: string[] = [];
+    watch.mark(true);
+    win.setTimeout(() => fired.push('poll'), LATER_MAX_MS + 50);
+    expect(watch.later()).toBe(false);
+    // A debounced search: not soon, but within the idle wait.
+    win.setTimeout(() => fired.push('search'), SOON_MAX_MS + 20);
+    expect([watch.soon(), watch.later()]).toEqual([false, true]);
+    await tick(SOON_MAX_MS + 40);
+    expect(fired).toEqual(['search']);
+    expect(watch.later()).toBe(false);
+    win.clearInterval(win.setInterval(() => fired.push('cleared'), LATER_MAX_MS));
+    expect(watch.later()).toBe(false);
+    new Socket().send('typing');
+    expect(sent).toEqual(['typing']);
+    // Its answer can come at any time: unsure until the mark closes.
+    expect(watch.later()).toBe(true);
+    watch.mark(false);
+    watch.mark(true);
+    expect(watch.later()).toBe(false);
+    win.setTimeout('void 0', 10);
+    expect(watch.later()).toBe(true);
+    watch.mark(false);
+    watch.mark(true);
+    // An upload's preview: the page reads the file it was handed, and shows it once read.
+    new win.FileReader().readAsText(new win.Blob(['photo']));
+    expect(watch.later()).toBe(true);
+    watch.mark(false);
+    await tick(LATER_MAX_MS + 60);
+    expect(fired).toEqual(['search', 'poll']);
     win.close();
   });
 });
