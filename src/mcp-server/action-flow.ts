@@ -167,6 +167,7 @@ export async function performAction(
     }
     const current = (await ctx.browser.getTab(tab.id)) ?? tab;
     if (outcome === 'loaded') await settlePage(ctx, tab.id);
+    ctx.acted?.();
     const reading = performance.now();
     try {
       await reportPage(ctx, response, current, line, before);

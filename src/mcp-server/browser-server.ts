@@ -161,6 +161,7 @@ class BrowserKind implements ToolKind<BrowserTool> {
       ...(options.downloads ? { downloads: options.downloads } : {}),
       leave: async (tabId, verb) => call.dialogs?.leave(tabId, verb) ?? { signal, done: async () => undefined },
       callerTabs: this.#tabs(call),
+      acted: () => call.acted?.(),
     };
   }
 

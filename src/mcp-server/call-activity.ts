@@ -27,10 +27,11 @@ export interface CallActivity {
   /**
    * Runs `work` (the tool's handler) while showing the call, handing it `shown`, which resolves
    * (never rejects) once what is shown is in place: the handler may prepare meanwhile, and waits
-   * for it before it touches the page. Whatever it shows must be gone when this settles, however
-   * `work` ends.
+   * for it before it touches the page. The handler calls `acted` once its action is done in the
+   * page, so that what is shown may come down while it reads the answer. Whatever it shows must be
+   * gone when this settles, however `work` ends.
    */
-  around(call: ActiveCall, work: (shown: Promise<void>) => Promise<void>): Promise<void>;
+  around(call: ActiveCall, work: (shown: Promise<void>, acted: () => void) => Promise<void>): Promise<void>;
   /** The call waits (on) or has stopped waiting (off) for the person to leave its tab alone. */
   waitingForPerson?(call: ActiveCall, on: boolean): Promise<void>;
 }

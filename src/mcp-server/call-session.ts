@@ -81,6 +81,9 @@ export class CallSession {
   /** What the tool's work listens to: the call's signal, and the user's dialog holding its tab. */
   workSignal: AbortSignal | undefined;
 
+  /** Says the call's action is done in the page, while its answer is still to be read (see `CallActivity`). */
+  acted: (() => void) | undefined;
+
   /** The call's one guard: every page command reaches only documents the gates allow (page-guard.ts). */
   get guard(): PageGuard {
     if (!this.#guard) throw new Error(`${this.facts.server}.${this.facts.tool.name} has no page port`);

@@ -379,7 +379,8 @@ export class GatedServer<T extends ToolSpec> implements ToolServer {
           checkDestination,
           page: session.guard,
         };
-        await activity.around(call, async (shown) => {
+        await activity.around(call, async (shown, acted) => {
+          session.acted = acted;
           // Whether the person is busy is asked beside the outline being drawn (a read needs none):
           // the guard holds back only the commands asked for after `waitFor`.
           const personFirst = this.#personFirst(session, tool, signal, call);

@@ -35,6 +35,8 @@ export interface ToolContext {
   leave(tabId: number, verb: string): Promise<Leaving>;
   /** The caller's own tabs: which it works in, which it may name, the ones it opens. */
   readonly callerTabs: CallerTabs;
+  /** The action is done in the page: what shows the agent acting may come down while the answer is read. */
+  acted?(): void;
 }
 
 export interface PageToolContext extends ToolContext {

@@ -113,6 +113,22 @@ describe('CallPresence', () => {
     expect(log).toEqual(['preparing', 'shown', 'acting', 'hide']);
   });
 
+  it('takes the outline down while the answer is read once the action is done in the page, and only once', async () => {
+    const { log, presence } = setUp();
+    await presence
+      .activityFor(() => ada)
+      .around(call(), async (shown, acted) => {
+        await shown;
+        log.push('acting');
+        acted();
+        acted();
+        // The hide was asked for before the answer is read, not after the work ends.
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        log.push('reading the answer');
+      });
+    expect(log.slice(2)).toEqual(['acting', 'hide 1', 'reading the answer']);
+  });
+
   it('hides the outline only after it went up, when the work ended first', async () => {
     const { log, presence, showInPage } = slowOutline();
     const running = presence.activityFor(() => ada).around(call(), () => Promise.reject(new Error('stale ref')));

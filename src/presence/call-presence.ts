@@ -2,8 +2,9 @@
  * What the user sees while an agent's call works: for an agent that follows the tab in front, the
  * tab it works in joins its group (an agent with tabs of its own has its group follow what it
  * owns instead, so a tab in the background is never mistaken for the one in front); and while a
- * write action runs the page shows an outline naming the agent, removed when the action ends
- * however it ends (done, failed, cancelled). Calls overlapping in one tab share the outline: it
+ * write action runs the page shows an outline naming the agent, removed once the action is done in
+ * the page (while its answer is read) and in any case before the call ends, however it ends (done,
+ * failed, cancelled). Calls overlapping in one tab share the outline: it
  * goes when the last of them ends. Chrome is behind the ports.
  */
 import type { PagePort, TabInfo } from '../mcp-server/browser-port';
@@ -61,17 +62,24 @@ export class CallPresence {
     await this.#show(call.page, tabId, agent, words?.(agent.name));
   }
 
-  async #around(agent: AgentRef, call: ActiveCall, work: (shown: Promise<void>) => Promise<void>): Promise<void> {
+  async #around(
+    agent: AgentRef,
+    call: ActiveCall,
+    work: (shown: Promise<void>, acted: () => void) => Promise<void>,
+  ): Promise<void> {
     const tab = call.target === 'page' ? call.tab : undefined;
     const joined = tab && call.follows ? this.options.groups.join(agent, tab.id) : Promise.resolve();
     const outlined = tab && call.write && this.options.outlineOn() ? tab.id : undefined;
     // The work starts beside the outline (arming dialogs, say) and waits for it before acting.
     const shown = outlined !== undefined ? this.#begin(call.page, outlined, agent) : Promise.resolve();
+    // Once, whichever comes first: the action done in the page, or the work ending.
+    let ended: Promise<void> | undefined;
+    const end = () =>
+      (ended ??= shown.then(() => (outlined !== undefined ? this.#end(call.page, outlined, agent) : undefined)));
     try {
-      await work(shown);
+      await work(shown, () => void end());
     } finally {
-      await shown;
-      if (outlined !== undefined) await this.#end(call.page, outlined, agent);
+      await end();
       await joined;
     }
     if (call.follows && !tab && call.write && BRINGS_A_TAB.has(call.tool)) await this.#joinFront(agent, call);
