@@ -80,9 +80,10 @@ function setup(overrides: Partial<GateSources> = {}, answers: ConfirmAnswer[] = 
 }
 
 /** What the page says of the targets it is asked about; a function may throw (the page could not be asked). */
-type PageSays = (targets: Array<{ ref?: string; selector?: string }>) => {
+interface PageAnswer {
   targets: Array<{ found: false } | { found: true; secret: boolean; role: string; name: string }>;
-};
+}
+type PageSays = (targets: Array<{ ref?: string; selector?: string }>) => PageAnswer | Promise<PageAnswer>;
 
 interface CallOptions {
   agentName?: string;
@@ -111,7 +112,7 @@ function call(tool: GatedTool, rawArgs: Record<string, unknown>, more: CallOptio
     send: async (_tabId, command: PageCommand) => {
       if (command.op !== 'inspectTargets') throw new Error(`unexpected ${command.op}`);
       inspected.push(command.targets.map((target) => ('ref' in target ? target.ref : target.selector)));
-      const value = (more.page ?? plainPage)(command.targets);
+      const value = await (more.page ?? plainPage)(command.targets);
       return { value, url: `${SITE}/page`, documentId: 'p0' } as never;
     },
   };
@@ -475,6 +476,30 @@ describe('a call through the gated server', () => {
       [],
     ]);
     expect(asked).toHaveLength(2);
+  });
+
+  it('asks which typed field is secret beside a granted action, and masks its value once the page answers', async () => {
+    const { env, audit, grants } = setup({}, ['site']);
+    await call(typeTool, { ref: 'e1', text: 'alice' }).run(env, grants);
+    let acting!: () => void;
+    const action = new Promise<void>((resolve) => (acting = resolve));
+    const { run, ran } = call(
+      typeTool,
+      { ref: 'e2', text: 'hunter2-secret' },
+      {
+        // The page answers only once the action has begun: a call that waited for the answer first never acts.
+        page: async (targets) => {
+          await action;
+          return { targets: targets.map(() => ({ found: true as const, secret: true, role: 'textbox', name: 'PIN' })) };
+        },
+        execute: async () => acting(),
+      },
+    );
+    const result = await run(env, grants);
+    expect(ran).toHaveLength(1);
+    expect(audit[1]).toMatchObject({ outcome: 'ok', args: { ref: 'e2', text: MASK } });
+    expect(text(result)).not.toContain('hunter2-secret');
+    expect(text(result)).toContain(MASK);
   });
 
   it('says no target was found when the page could not be asked, and still masks every typed value', async () => {

@@ -210,50 +210,60 @@ export class GatedServer<T extends ToolSpec> implements ToolServer {
     const everyTime = tool.alwaysConfirm || gates.alwaysConfirm?.() === true;
     const granted = () => !everyTime && grants.has(grantee, server, tool.name, origin, destination);
     const asking = tool.effect === 'write' && !granted();
-    const described = await this.#inspect(session, tool, callArgs, asking);
+    if (!asking) {
+      session.unasked(tool.effect === 'write' ? 'granted' : 'read');
+      // With no card to fill, which typed fields are secret matters only to the audit entry and the
+      // result, both written when the call ends: the page is asked beside the action (the question
+      // reaches it first), and a page that cannot answer leaves every typed value masked.
+      const inspected = this.#inspect(session, tool, callArgs, false).catch(() => undefined);
+      try {
+        await this.#run(session, tool, callArgs);
+      } finally {
+        await inspected;
+      }
+      return await session.done();
+    }
+
+    const described = await this.#inspect(session, tool, callArgs, true);
     if (described === 'held') return (await this.#held(session, tool))!;
     if (described) session.describedElements(described);
-    if (!asking) session.unasked(tool.effect === 'write' ? 'granted' : 'read');
+    const request: ConfirmRequest = {
+      agentName,
+      server,
+      tool: tool.name,
+      origin,
+      ...(destination !== undefined && destination !== origin ? { destination } : {}),
+      args: session.shownArgs,
+      ...(session.tab?.url ? { url: session.tab.url } : {}),
+      ...(session.tab?.url && tool.scope === 'site' ? { ownTab: true as const } : {}),
+      ...(described?.length
+        ? { targets: described.map((seen) => ({ ...seen, target: session.shownTarget(seen.target) })) }
+        : {}),
+      ...(everyTime ? { everyTime: true } : {}),
+    };
+    const askedAt = gates.now();
+    const answer = await gates.confirm(request, signal);
+    session.answered(answer, gates.now() - askedAt);
+    if (answer === 'cancelled' || signal.aborted) return session.cancelled();
+    if (answer === 'deny') return session.refuse('confirmation', REFUSALS.denied);
+    if (answer === 'timeout') return session.refuse('confirmation', REFUSALS.timeout);
 
-    if (asking) {
-      const request: ConfirmRequest = {
-        agentName,
-        server,
-        tool: tool.name,
-        origin,
-        ...(destination !== undefined && destination !== origin ? { destination } : {}),
-        args: session.shownArgs,
-        ...(session.tab?.url ? { url: session.tab.url } : {}),
-        ...(session.tab?.url && tool.scope === 'site' ? { ownTab: true as const } : {}),
-        ...(described?.length
-          ? { targets: described.map((seen) => ({ ...seen, target: session.shownTarget(seen.target) })) }
-          : {}),
-        ...(everyTime ? { everyTime: true } : {}),
-      };
-      const askedAt = gates.now();
-      const answer = await gates.confirm(request, signal);
-      session.answered(answer, gates.now() - askedAt);
-      if (answer === 'cancelled' || signal.aborted) return session.cancelled();
-      if (answer === 'deny') return session.refuse('confirmation', REFUSALS.denied);
-      if (answer === 'timeout') return session.refuse('confirmation', REFUSALS.timeout);
-
-      // A confirmation only covers what the user saw: the tab, and where the call leads, are checked again.
-      session.forgetVerdicts();
-      const after = await check();
-      if (after.refused?.gate === 'target') {
-        return session.refuse('confirmation', REFUSALS.pageMoved('a page Tabwright cannot work on'));
-      }
-      if (after.refused) return session.refuse(after.refused.gate, after.refused.text, after.refused.url);
-      // Refs die with their document, so the same tab on the same origin is what the user approved.
-      const moved =
-        after.checked.tab?.id !== session.tab?.id ||
-        after.checked.origin !== origin ||
-        after.checked.destination !== destination;
-      if (moved) return session.refuse('confirmation', REFUSALS.pageMoved(after.checked.origin || 'another page'));
-      session.tab = after.checked.tab;
-      session.allowed(session.tab?.url);
-      if (answer === 'site' && !everyTime) grants.add(grantee, server, tool.name, origin, destination);
+    // A confirmation only covers what the user saw: the tab, and where the call leads, are checked again.
+    session.forgetVerdicts();
+    const after = await check();
+    if (after.refused?.gate === 'target') {
+      return session.refuse('confirmation', REFUSALS.pageMoved('a page Tabwright cannot work on'));
     }
+    if (after.refused) return session.refuse(after.refused.gate, after.refused.text, after.refused.url);
+    // Refs die with their document, so the same tab on the same origin is what the user approved.
+    const moved =
+      after.checked.tab?.id !== session.tab?.id ||
+      after.checked.origin !== origin ||
+      after.checked.destination !== destination;
+    if (moved) return session.refuse('confirmation', REFUSALS.pageMoved(after.checked.origin || 'another page'));
+    session.tab = after.checked.tab;
+    session.allowed(session.tab?.url);
+    if (answer === 'site' && !everyTime) grants.add(grantee, server, tool.name, origin, destination);
 
     await this.#run(session, tool, callArgs);
     return await session.done();
