@@ -50,7 +50,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startActionRig } from '../test/e2e/actions-rig';
+import { TIMING_META, type ActionTiming } from '../src/contract/mcp';
+import { startActionRig, type ActionRig } from '../test/e2e/actions-rig';
 import { ROOT } from '../test/e2e/harness';
 import { taskPageRoutes } from '../test/e2e/tasks-pages';
 import { runTask, type Adapter, type TaskRun } from '../test/e2e/tasks-plan';
@@ -88,6 +89,47 @@ interface Tally {
 type Measure = 'chars' | 'withLinked' | 'calls' | 'lookups' | 'seenOnlyLinked' | 'ms';
 
 const done = (tally: Tally) => tally.runs.filter((run) => run.completed).length;
+
+/** The rig, noting the timing of every action it answers (only actions carry it). */
+function timingRig(rig: ActionRig, waits: ActionTiming[]): ActionRig {
+  return Object.create(rig, {
+    call: {
+      value: async (...args: Parameters<ActionRig['call']>) => {
+        const result = await rig.call(...args);
+        const timing = (result._meta as Record<string, unknown> | undefined)?.[TIMING_META];
+        if (timing) waits.push(timing as ActionTiming);
+        return result;
+      },
+    },
+  }) as ActionRig;
+}
+
+/** How the waits after Tabwright's actions ended, with how long they took. */
+function waitRows(waits: ActionTiming[]): Array<Array<string | number>> {
+  const kinds: Array<[string, (wait: ActionTiming) => boolean]> = [
+    [
+      'quiet, one beat (the page vouched nothing was due soon)',
+      (w) => w.settleReason === 'quiet' && w.settleBeats === 1,
+    ],
+    ['quiet, two beats', (w) => w.settleReason === 'quiet' && w.settleBeats === 2],
+    [
+      'quiet, held longer (requests, animations, a router)',
+      (w) => w.settleReason === 'quiet' && (w.settleBeats === undefined || w.settleBeats > 2),
+    ],
+    [
+      'nothing changed, two beats (the page vouched nothing was due)',
+      (w) => w.settleReason === 'idle' && !!w.settleBeats,
+    ],
+    ['nothing changed, the whole idle wait', (w) => w.settleReason === 'idle' && !w.settleBeats],
+    ['the page kept changing (cap)', (w) => w.settleReason === 'cap'],
+    ['navigation', (w) => w.settleReason === 'navigation'],
+    ['no wait reported', (w) => w.settleReason === undefined],
+  ];
+  return kinds.map(([kind, test]) => {
+    const these = waits.filter(test);
+    return [kind, these.length, these.length ? median(these.map((w) => w.settleMs ?? 0)).toFixed(0) : '—'];
+  });
+}
 const med = (tally: Tally, key: Measure) => median(tally.runs.map((run) => run[key]));
 
 /** The goals, each against Playwright MCP on the same plans. */
@@ -105,7 +147,8 @@ export const bench: Bench = {
   async run(): Promise<BenchTable[]> {
     const routes = await taskPageRoutes();
     const rig = await startActionRig({ dist: process.env.TABWRIGHT_TEST_DIST ?? join(ROOT, 'dist-test'), routes });
-    const ours = tabwrightAdapter(rig);
+    const waits: ActionTiming[] = [];
+    const ours = tabwrightAdapter(timingRig(rig, waits));
     const theirs = await playwrightMcp();
     const tallies = TASKS.map(() => ({ ours: { runs: [] } as Tally, theirs: { runs: [] } as Tally }));
     try {
@@ -279,6 +322,16 @@ export const bench: Bench = {
           'ms ratio',
         ],
         rows,
+      },
+      {
+        title: "Tasks: how the wait after each of Tabwright's actions ended",
+        notes: [
+          `Every action of every run (${waits.length}), read from its result's timing _meta; settle ms is the wait ` +
+            'after the action, median per kind. A wait ends on quiet beats of about a frame once the page changed, ' +
+            'or, when nothing changed, after the idle wait (300 ms) unless the page vouched nothing was due.',
+        ],
+        columns: ['how it ended', 'actions', 'settle ms (median)'],
+        rows: waitRows(waits),
       },
       {
         title: 'Tasks not completed, and why (first failed run)',
