@@ -55,7 +55,9 @@ export interface ActionTiming {
   settleReason?: string;
   /**
    * Quiet beats counted when the settle ended on quiet: one is enough when the page had no work set
-   * for soon, two otherwise; more when an animation or a busy region held it.
+   * for soon, two otherwise; more when an animation or a busy region held it. When nothing changed,
+   * the beats after which the page vouched that nothing the action set was due (absent when the
+   * whole idle wait was waited out).
    */
   settleBeats?: number;
   reportMs: number;

@@ -173,16 +173,9 @@ export function watchTimers(win: TimerWindow): TimerWatch {
     },
   }.clearInterval as typeof win.clearInterval;
 
-  const port = win.MessagePort?.prototype;
-  const post = port?.postMessage;
-  if (port && post) {
-    port.postMessage = {
-      postMessage(this: MessagePort, ...args: unknown[]) {
-        if (marks > 0) posted = true;
-        return (post as (...a: unknown[]) => void).apply(this, args);
-      },
-    }.postMessage as typeof port.postMessage;
-  }
+  noteCalls(win.MessagePort?.prototype, 'postMessage', () => {
+    if (marks > 0) posted = true;
+  });
 
   const idle = win.requestIdleCallback as ((callback: IdleRequestCallback, options?: unknown) => number) | undefined;
   const cancelIdle = win.cancelIdleCallback as ((id: number) => void) | undefined;
