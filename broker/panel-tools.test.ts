@@ -28,6 +28,35 @@ describe('PanelServer limits', () => {
   });
 });
 
+describe('PanelServer tool listing', () => {
+  it('shares one listing: a client that gives up stops waiting, and the others still get the tools', async () => {
+    let answer!: (tools: unknown) => void;
+    const listings: string[] = [];
+    const panel = {
+      request: async (method: string, params: { method?: string }) => {
+        if (method === 'mcp/connect') return { connectionId: 'c1' };
+        if (params.method === 'tools/list') {
+          listings.push('tools/list');
+          return new Promise((resolve) => (answer = resolve));
+        }
+        return {};
+      },
+      notify: async () => undefined,
+    } as unknown as AgentContext;
+    const server = new PanelServer(panel, declaration, 'a', { connectionSignal: new AbortController().signal });
+    const leaving = new AbortController();
+    const first = server.tools(leaving.signal);
+    const second = server.tools();
+    await expect.poll(() => listings.length).toBe(1);
+    leaving.abort();
+    await expect(first).rejects.toMatchObject({ failure: 'cancelled' });
+    answer({ tools: [{ name: 'tabwright.snapshot', inputSchema: { type: 'object' } }] });
+    expect((await second).map((tool) => tool.name)).toEqual(['tabwright.snapshot']);
+    expect((await server.tools()).map((tool) => tool.name)).toEqual(['tabwright.snapshot']);
+    expect(listings).toHaveLength(1);
+  });
+});
+
 describe('acpDeclarations', () => {
   const acp = (n: number) => ({ type: 'acp', id: `id-${n}`, name: `server${n}` });
 

@@ -80,14 +80,22 @@ export class PanelServer {
     this.#tools = undefined;
   }
 
+  /**
+   * One listing is shared by everyone who asks while it is under way, so it is not tied to any one
+   * caller's signal: a client that gives up stops waiting, and the others still get the tools.
+   */
   tools(signal?: AbortSignal): Promise<McpTool[]> {
-    const listing = (this.#tools ??= this.request('tools/list', undefined, signal).then(
-      (result) => (result as { tools?: McpTool[] }).tools ?? [],
-    ));
-    listing.catch(() => {
-      if (this.#tools === listing) this.#tools = undefined;
-    });
-    return listing;
+    let listing = this.#tools;
+    if (!listing) {
+      const started = this.request('tools/list', undefined).then(
+        (result) => (result as { tools?: McpTool[] }).tools ?? [],
+      );
+      started.catch(() => {
+        if (this.#tools === started) this.#tools = undefined;
+      });
+      listing = this.#tools = started;
+    }
+    return signal ? untilAborted(listing, signal) : listing;
   }
 
   /** `caller`: the MCP client the call comes from, for the panel to keep its tabs and cards apart. */
@@ -208,6 +216,15 @@ export class PanelServer {
       await this.client.request('mcp/disconnect', { connectionId }, bounded).catch(() => undefined);
     }
   }
+}
+
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new TunnelError('The call was cancelled.', 'cancelled'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new TunnelError('The call was cancelled.', 'cancelled'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function disconnected(): TunnelError {

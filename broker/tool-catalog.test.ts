@@ -120,6 +120,32 @@ describe('ToolCatalog', () => {
     expect(logs).toEqual([]);
   });
 
+  it('still lists the browser tools, from the manifest, when the panel could not list them', async () => {
+    const calls: string[] = [];
+    const failing = (name: string): PanelServer =>
+      ({
+        name,
+        tools: async () => {
+          throw new TunnelError('The browser did not answer within 60 s; the call was cancelled.', 'timeout');
+        },
+        call: async (tool: string) => {
+          calls.push(tool);
+          return { content: [{ type: 'text', text: `ran ${tool}` }] };
+        },
+      }) as unknown as PanelServer;
+    const logs: string[] = [];
+    const catalog = new ToolCatalog(
+      () => session([failing('tabwright'), failing('fossil')]),
+      (line) => logs.push(line),
+      { bareBrowserNames: true },
+    );
+    expect((await catalog.list()).map((tool) => tool.name)).toEqual(browserTools.map((tool) => tool.name));
+    expect(text(await catalog.call('snapshot', {}))).toBe('ran tabwright.snapshot');
+    expect(calls).toEqual(['tabwright.snapshot']);
+    expect(logs[0]).toMatch(/could not list the tools of tabwright \(listing its browser tools from the manifest\)/);
+    expect(logs[1]).toMatch(/could not list the tools of fossil: The browser did not answer/);
+  });
+
   it('refuses a bare name another server already lists: that browser tool keeps its full name', async () => {
     const browser = fakeServer('tabwright', ['tabwright.snapshot', 'tabwright.click'], ok('browser'));
     const other = fakeServer('odd', ['click'], ok('odd'));

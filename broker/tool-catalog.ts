@@ -120,15 +120,25 @@ export class ToolCatalog {
     let browser: PanelServer | undefined;
     listed.forEach((outcome, index) => {
       const server = session.servers[index]!;
-      if (outcome.status === 'rejected') {
+      let tools: McpTool[];
+      if (outcome.status === 'fulfilled') {
+        tools = outcome.value;
+      } else if (server.name === this.#browserName) {
+        // An agent that lists its tools once (at its start) must not come away without the browser
+        // because one listing failed: the browser's tools are known from the manifest.
+        this.log(
+          `could not list the tools of ${server.name} (listing its browser tools from the manifest): ${(outcome.reason as Error).message}`,
+        );
+        tools = builtInTools(server.name);
+      } else {
         this.log(`could not list the tools of ${server.name}: ${(outcome.reason as Error).message}`);
         return;
       }
-      if (outcome.value.some((tool) => tool.name === `${server.name}.snapshot`)) {
+      if (tools.some((tool) => tool.name === `${server.name}.snapshot`)) {
         session.browserName = this.#browserName = server.name;
         browser = server;
       }
-      entries.push(...outcome.value.map((tool) => ({ tool, server, fullName: tool.name })));
+      entries.push(...tools.map((tool) => ({ tool, server, fullName: tool.name })));
     });
     return this.#bareNames && browser ? this.#unprefixed(entries, browser) : entries;
   }

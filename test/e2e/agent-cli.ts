@@ -26,6 +26,7 @@ export interface Model {
   url: string;
   readonly toolName: string | undefined;
   readonly toolResult: string | undefined;
+  readonly searchResult?: string | undefined;
   readonly offered: ReadonlySet<string>;
   close(): Promise<void>;
 }
@@ -80,7 +81,13 @@ export function describeAgentCli(agent: AgentCli): void {
       await model?.close();
       if (home) rmSync(home, { recursive: true, force: true, maxRetries: 5 });
     });
-    const rig = useRig({ token, agentCommand: agent.command });
+    // What the broker saw (the agent's MCP client, its tool listings), for a failure to show.
+    const brokerLog: string[] = [];
+    const rig = useRig({
+      token,
+      agentCommand: agent.command,
+      log: (line) => brokerLog.push(`${new Date().toISOString().slice(11, 23)} ${line}`),
+    });
 
     it('calls snapshot through the panel’s gates, quotes the page, stops mid-turn and answers the next turn', async () => {
       const log = (line: string) => console.log(`[${agent.bin} e2e] ${line}`);
@@ -116,7 +123,10 @@ export function describeAgentCli(agent: AgentCli): void {
       await settle(1);
       log(`names the model sees: ${agent.seen ? agent.seen('snapshot') : '(by search)'}; called ${model.toolName}`);
       log(`asked the user before the tool: ${asked ? 'yes' : 'no'}`);
-      expect(model.toolName).toMatch(agent.called);
+      const seenByBroker = () =>
+        `the agent's tool search answered: ${model.searchResult?.slice(0, 400) ?? '(no search)'}\n` +
+        `the broker's log:\n${brokerLog.slice(-40).join('\n')}`;
+      expect(model.toolName, seenByBroker()).toMatch(agent.called);
       expect(model.toolResult).toContain(TITLE);
       expect(await replies.nth(0).locator('.body').innerText()).toContain(`The page title is ${TITLE}.`);
       expect(await replies.nth(0).locator('.card.tool .card-title').allInnerTexts()).toEqual(

@@ -32,6 +32,8 @@ export interface ScriptedModel {
   readonly toolName: string | undefined;
   /** What the tool returned, as text. */
   readonly toolResult: string | undefined;
+  /** What the agent's tool search answered (agents that offer MCP tools only by search). */
+  readonly searchResult: string | undefined;
   /** Every tool name offered, over all requests. */
   readonly offered: ReadonlySet<string>;
   /** Requests answered so far, and those still held open (a `slowly` turn). */
@@ -150,14 +152,6 @@ function chatCompletions(
   const tools = ((body.tools as Array<{ function?: { name?: string } }> | undefined) ?? []).flatMap((tool) =>
     tool.function?.name ? [tool.function.name] : [],
   );
-  if (process.env.PROBE_DUMP)
-    console.log(
-      'DUMP',
-      state.requests,
-      JSON.stringify(messages)
-        .match(/.{200}(mcp__|deferred).{400}/g)
-        ?.slice(0, 4),
-    );
   const userText = textOf([...messages].reverse().find((message) => message.role === 'user')?.content);
   const results = new Map<string, string>();
   for (const message of [...messages].reverse()) {
@@ -434,6 +428,9 @@ export async function startScriptedModel(api: ModelApi, script: ModelScript): Pr
     },
     get toolResult() {
       return state.toolResult;
+    },
+    get searchResult() {
+      return state.searchResult;
     },
     get offered() {
       return state.offered;
