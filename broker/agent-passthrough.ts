@@ -45,6 +45,11 @@ export interface PassthroughOptions {
   startTimeoutMs?: number;
   /** How long a cancelled turn may take to end before the broker stops waiting for the agent. */
   cancelGraceMs?: number;
+  /**
+   * Settles once the agent's MCP clients of this session have their tool listings (or a while has
+   * passed); a session's first turn waits for it.
+   */
+  toolsListed?(session: BrokerSession): Promise<void>;
 }
 
 export const DEFAULT_DETACHED_TTL_MS = 10 * 60_000;
@@ -65,6 +70,8 @@ export class AgentPassthrough implements FrontedAgent {
   readonly #agentTurns = new Map<string, Promise<void>>();
   /** Sessions whose last turn was stopped. */
   readonly #stopped = new Set<string>();
+  /** Agent processes that have had a turn: later turns do not wait for their tool listings. */
+  readonly #prompted = new WeakSet<Running>();
   readonly #stopListening: () => void;
   #closed = false;
 
@@ -119,6 +126,20 @@ export class AgentPassthrough implements FrontedAgent {
       if (this.#spare === spare) this.#spare = undefined;
       throw error;
     }
+  }
+
+  /**
+   * Some agents (Qwen Code) connect to their MCP servers at session start and list the tools in the
+   * background, and a turn that starts before the listing lands is offered no browser tools at all;
+   * so a process's first turn waits, at most a few seconds, for the agent to have listed them.
+   */
+  async #toolsListed(session: BrokerSession, running: Running, signal: AbortSignal): Promise<void> {
+    if (!this.options.toolsListed || this.#prompted.has(running)) return;
+    this.#prompted.add(running);
+    const started = Date.now();
+    await Promise.race([this.options.toolsListed(session), aborted(signal)]);
+    const waited = Date.now() - started;
+    if (waited >= 50) this.options.log(`the first turn waited ${waited} ms for the agent to list its tools`);
   }
 
   /** A spare no session claims is not kept running for nothing. */
@@ -277,6 +298,7 @@ export class AgentPassthrough implements FrontedAgent {
         return { response, silent: running.binding.replies === replies };
       };
       let running = await this.#restored(session);
+      await this.#toolsListed(session, running, signal);
       const first = await send(running);
       if (!afterStop || signal.aborted || first.response.stopReason !== 'end_turn' || !first.silent) {
         return first.response;

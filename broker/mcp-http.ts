@@ -27,6 +27,9 @@ interface ClientSession {
   /** Which catalog the session was opened on ('' for `/mcp`, a broker session id for `/mcp/<id>`). */
   readonly catalogKey: string;
   lastUsed: number;
+  /** The client has been answered a tool listing. */
+  listed: boolean;
+  readonly openedAt: number;
 }
 
 export interface McpHttpOptions {
@@ -72,6 +75,8 @@ async function readBody(request: IncomingMessage, limit: number): Promise<Buffer
 
 export class McpHttpEndpoint {
   readonly #sessions = new Map<string, ClientSession>();
+  /** Waiting for the clients of a catalog to have their tool listings (see whenListed). */
+  readonly #listingWaiters = new Set<{ key: string; windowMs: number; done: () => void }>();
 
   constructor(private readonly options: McpHttpOptions) {}
 
@@ -130,9 +135,12 @@ export class McpHttpEndpoint {
         debouncedNotificationMethods: ['notifications/tools/list_changed'],
       },
     );
-    server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => ({
-      tools: await catalog.list(extra.signal),
-    }));
+    server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
+      const tools = await catalog.list(extra.signal);
+      session.listed = true;
+      this.#wakeListingWaiters();
+      return { tools };
+    });
     // A client of `/mcp` is a caller of its own in the panel (its tabs, its cards, its audit name), told
     // apart by this session, never by the name it gives; an agent on its `/mcp/<session>` is that agent.
     const callerId = randomUUID();
@@ -151,9 +159,17 @@ export class McpHttpEndpoint {
       },
       onsessionclosed: (id) => void this.#drop(id),
     });
-    const session: ClientSession = { server, transport, catalogKey, lastUsed: Date.now() };
+    const session: ClientSession = {
+      server,
+      transport,
+      catalogKey,
+      lastUsed: Date.now(),
+      listed: false,
+      openedAt: Date.now(),
+    };
     transport.onclose = () => {
       for (const [id, entry] of this.#sessions) if (entry === session) this.#sessions.delete(id);
+      this.#wakeListingWaiters();
     };
     await server.connect(transport);
     return session;
@@ -177,7 +193,54 @@ export class McpHttpEndpoint {
     const session = this.#sessions.get(id);
     if (!session) return;
     this.#sessions.delete(id);
+    this.#wakeListingWaiters();
     await session.server.close().catch(() => undefined);
+  }
+
+  /**
+   * Resolves once every client connected to `/mcp/<key>` has been answered a tool listing or has
+   * been connected for `windowMs`, at once when no client is still within that window. Agents that
+   * discover their MCP tools in the background, beside their first turn, would otherwise start a
+   * turn without the browser's tools; an agent that lists only when it needs to costs a first turn
+   * sent within `windowMs` of its start the rest of that window, never more. An answer sent is not
+   * yet an answer the agent has taken in, so a listing that was waited for is given `graceMs` more.
+   */
+  whenListed(catalogKey: string, windowMs: number, graceMs = 0): Promise<void> {
+    const left = this.#listingTimeLeft(catalogKey, windowMs);
+    if (left <= 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const waiter = {
+        key: catalogKey,
+        windowMs,
+        done: () => {
+          clearTimeout(timer);
+          this.#listingWaiters.delete(waiter);
+          setTimeout(resolve, graceMs);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.#listingWaiters.delete(waiter);
+        resolve();
+      }, left);
+      this.#listingWaiters.add(waiter);
+    });
+  }
+
+  /** How long the longest-waiting unlisted client of a catalog still has in its window (≤ 0: none). */
+  #listingTimeLeft(catalogKey: string, windowMs: number): number {
+    const now = Date.now();
+    let left = 0;
+    for (const session of this.#sessions.values()) {
+      if (session.catalogKey !== catalogKey || session.listed) continue;
+      left = Math.max(left, session.openedAt + windowMs - now);
+    }
+    return left;
+  }
+
+  #wakeListingWaiters(): void {
+    for (const waiter of this.#listingWaiters) {
+      if (this.#listingTimeLeft(waiter.key, waiter.windowMs) <= 0) waiter.done();
+    }
   }
 
   /** Closes every client session of one endpoint (a broker session that ended). */

@@ -25,6 +25,7 @@ import type { Dialect } from './panel-tools';
 import { maskValues, secretMask } from './secret-mask';
 import { SessionStore } from './sessions';
 import { socketStream } from './socket-stream';
+import { FIRST_LISTING_WAIT_MS, LISTING_TAKE_IN_MS } from './limits';
 import { ToolCatalog } from './tool-catalog';
 import { TunnelCancelTranslator } from './tunnel-cancel';
 import {
@@ -165,6 +166,7 @@ export async function startBroker(options: BrokerOptions): Promise<RunningBroker
         }),
         mask,
         log,
+        toolsListed: (session) => mcp.whenListed(session.id, FIRST_LISTING_WAIT_MS, LISTING_TAKE_IN_MS),
         ...(options.detachedAgentTtlMs !== undefined ? { detachedTtlMs: options.detachedAgentTtlMs } : {}),
         ...(options.agentCancelGraceMs !== undefined ? { cancelGraceMs: options.agentCancelGraceMs } : {}),
       })

@@ -27,6 +27,7 @@ export interface Model {
   readonly toolName: string | undefined;
   readonly toolResult: string | undefined;
   readonly searchResult?: string | undefined;
+  readonly decisions?: readonly string[];
   readonly offered: ReadonlySet<string>;
   close(): Promise<void>;
 }
@@ -123,10 +124,15 @@ export function describeAgentCli(agent: AgentCli): void {
       await settle(1);
       log(`names the model sees: ${agent.seen ? agent.seen('snapshot') : '(by search)'}; called ${model.toolName}`);
       log(`asked the user before the tool: ${asked ? 'yes' : 'no'}`);
+      log(
+        brokerLog.find((line) => line.includes('first turn waited')) ??
+          'the first turn did not wait for a tool listing',
+      );
       const seenByBroker = () =>
         `the agent's tool search answered: ${model.searchResult?.slice(0, 400) ?? '(no search)'}\n` +
+        `the model's requests:\n${(model.decisions ?? []).join('\n')}\n` +
         `the broker's log:\n${brokerLog.slice(-40).join('\n')}`;
-      expect(model.toolName, seenByBroker()).toMatch(agent.called);
+      expect(model.toolName ?? '(never called)', seenByBroker()).toMatch(agent.called);
       expect(model.toolResult).toContain(TITLE);
       expect(await replies.nth(0).locator('.body').innerText()).toContain(`The page title is ${TITLE}.`);
       expect(await replies.nth(0).locator('.card.tool .card-title').allInnerTexts()).toEqual(

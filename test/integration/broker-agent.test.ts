@@ -80,6 +80,28 @@ describe('the broker fronts a stdio ACP agent', { timeout: 90_000 }, () => {
     expect(await exchange(panel, 'hello')).toBe('agent heard: hello');
   });
 
+  it('holds the first turn until an agent that lists its tools in the background has them', async () => {
+    await start({ STDIO_AGENT_LIST_DELAY_MS: '1500' });
+    const { panel } = attach(broker!.url);
+    await until(() => panel.connection.status === 'connected', 30_000, 'the panel to connect');
+    expect(await exchange(panel, 'listed')).toMatch(/^listed: snapshot, .*\bclick\b/);
+    expect(logs.filter((line) => /first turn waited \d+ ms for the agent to list its tools/.test(line))).toHaveLength(
+      1,
+    );
+    expect(await exchange(panel, 'hello')).toBe('agent heard: hello');
+    expect(logs.filter((line) => /first turn waited/.test(line))).toHaveLength(1);
+  });
+
+  it('holds that first turn no longer than 5 s after the agent connected, for an agent that lists later', async () => {
+    await start({ STDIO_AGENT_LIST_DELAY_MS: '60000' });
+    const { panel } = attach(broker!.url);
+    await until(() => panel.connection.status === 'connected', 30_000, 'the panel to connect');
+    expect(await exchange(panel, 'listed')).toBe('listed: none yet');
+    const waited = Number(/first turn waited (\d+) ms/.exec(logs.join('\n'))?.[1] ?? 0);
+    expect(waited).toBeGreaterThan(0);
+    expect(waited).toBeLessThanOrEqual(5_000);
+  });
+
   it('relays permission questions to the panel and the answer back', async () => {
     await start();
     const { panel } = attach(broker!.url, 'yes');

@@ -34,6 +34,8 @@ export interface ScriptedModel {
   readonly toolResult: string | undefined;
   /** What the agent's tool search answered (agents that offer MCP tools only by search). */
   readonly searchResult: string | undefined;
+  /** One line per request answered: what it asked and what the model decided, for a failure to show. */
+  readonly decisions: readonly string[];
   /** Every tool name offered, over all requests. */
   readonly offered: ReadonlySet<string>;
   /** Requests answered so far, and those still held open (a `slowly` turn). */
@@ -67,6 +69,7 @@ interface State {
   toolName: string | undefined;
   toolResult: string | undefined;
   searchResult: string | undefined;
+  decisions: string[];
   offered: Set<string>;
   requests: number;
   held: number;
@@ -74,6 +77,16 @@ interface State {
 }
 
 function decide(script: ModelScript, state: State, turn: Turn): Decision {
+  const decision = decideTurn(script, state, turn);
+  const what = decision.kind === 'call' ? `call ${decision.name}` : decision.kind;
+  state.decisions.push(
+    `${new Date().toISOString().slice(11, 23)} "${turn.userText.slice(0, 40).replace(/\s+/g, ' ')}" ` +
+      `${turn.tools.length} tools, results [${[...turn.results.keys()].join(', ')}] → ${what}`,
+  );
+  return decision;
+}
+
+function decideTurn(script: ModelScript, state: State, turn: Turn): Decision {
   for (const tool of turn.tools) state.offered.add(tool);
   const result = turn.results.get(CALL_ID);
   if (result !== undefined) {
@@ -379,6 +392,7 @@ export async function startScriptedModel(api: ModelApi, script: ModelScript): Pr
     toolName: undefined,
     toolResult: undefined,
     searchResult: undefined,
+    decisions: [],
     offered: new Set(),
     requests: 0,
     held: 0,
@@ -431,6 +445,9 @@ export async function startScriptedModel(api: ModelApi, script: ModelScript): Pr
     },
     get searchResult() {
       return state.searchResult;
+    },
+    get decisions() {
+      return state.decisions;
     },
     get offered() {
       return state.offered;

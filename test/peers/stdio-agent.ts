@@ -46,6 +46,8 @@ const hostileAuth = process.env.STDIO_AGENT_AUTH === 'hostile';
 const refusal = process.env.STDIO_AGENT_REFUSE;
 const eventsFile = process.env.STDIO_AGENT_EVENTS;
 const lateAfterStop = process.env.STDIO_AGENT_LATE_AFTER_STOP === '1';
+/** Set: the agent lists its MCP tools in the background this many ms after connecting (as Qwen Code does). */
+const listDelayMs = process.env.STDIO_AGENT_LIST_DELAY_MS;
 let signedIn = false;
 
 /** The bearer the broker gave this session for its MCP server (HTTP header, or the stdio bridge's environment). */
@@ -150,6 +152,8 @@ interface AgentSession {
   mcp: Client | undefined;
   mcpError: string | undefined;
   listChanged: number;
+  /** The tool names its listing at start found. */
+  listed?: string[];
   turn: AbortController | undefined;
   prompts: string[];
   modeId: string;
@@ -191,6 +195,10 @@ async function connectMcp(session: AgentSession): Promise<void> {
       throw new Error(`cannot use a ${String((server as { type: string }).type)} MCP server`);
     }
     session.mcp = client;
+    // Like the agent CLIs, it lists its tools as it starts: before answering session/new, or later.
+    const list = () => client.listTools().then(({ tools }) => (session.listed = tools.map((tool) => tool.name)));
+    if (listDelayMs === undefined) await list();
+    else setTimeout(() => void list(), Number(listDelayMs));
   } catch (error) {
     session.mcpError = (error as Error).message;
   }
@@ -280,6 +288,9 @@ async function turn(client: AgentContext, session: AgentSession, text: string, s
         `tools: ${tools.map((tool) => tool.name).join(', ')} (list_changed seen ${session.listChanged}x)`,
       );
     }
+    case 'listed':
+      // What the background listing had found when this turn started.
+      return say(client, session.id, `listed: ${session.listed?.join(', ') ?? 'none yet'}`);
     case 'probe': {
       const url = argument === 'own' ? urlOf(session.servers[0]) : argument;
       if (!url) return say(client, session.id, 'probe: no URL');
