@@ -299,6 +299,7 @@ export class AgentPassthrough implements FrontedAgent {
       };
       let running = await this.#restored(session);
       await this.#toolsListed(session, running, signal);
+      if (signal.aborted) return CANCELLED;
       const first = await send(running);
       if (!afterStop || signal.aborted || first.response.stopReason !== 'end_turn' || !first.silent) {
         return first.response;

@@ -18,6 +18,7 @@ import { demoAgent } from './demo-backend';
 import { parseExtensionIds, TEST_BUILD_EXTENSION_ID } from './extension-ids';
 import type { FrontedAgent } from './fronted-agent';
 import { MAX_INBOUND_FRAME_BYTES } from '../src/contract/acp';
+import { FIRST_LISTING_WAIT_MS, LISTING_TAKE_IN_MS } from './limits';
 import { maskedAgent } from './masked-agent';
 import { jsonRpcError, McpHttpEndpoint, notFound } from './mcp-http';
 import { bridgeCommand } from './mcp-stdio-bridge';
@@ -25,7 +26,6 @@ import type { Dialect } from './panel-tools';
 import { maskValues, secretMask } from './secret-mask';
 import { SessionStore } from './sessions';
 import { socketStream } from './socket-stream';
-import { FIRST_LISTING_WAIT_MS, LISTING_TAKE_IN_MS } from './limits';
 import { ToolCatalog } from './tool-catalog';
 import { TunnelCancelTranslator } from './tunnel-cancel';
 import {

@@ -102,6 +102,18 @@ describe('the broker fronts a stdio ACP agent', { timeout: 90_000 }, () => {
     expect(waited).toBeLessThanOrEqual(5_000);
   });
 
+  it('a Stop while the first turn waits for the listing ends it without sending it to the agent', async () => {
+    await start({ STDIO_AGENT_LIST_DELAY_MS: '60000' });
+    const { panel } = attach(broker!.url);
+    await until(() => panel.connection.status === 'connected', 30_000, 'the panel to connect');
+    const turns = panel.turns.length;
+    panel.connection.send('never delivered');
+    await panel.connection.cancel();
+    await until(() => panel.turns.length > turns, 10_000, 'the stopped turn to end');
+    expect(panel.turns.at(-1)).toEqual({ stopReason: 'cancelled' });
+    expect(await exchange(panel, 'history')).toBe('history: (empty)');
+  });
+
   it('relays permission questions to the panel and the answer back', async () => {
     await start();
     const { panel } = attach(broker!.url, 'yes');
