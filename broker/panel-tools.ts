@@ -196,12 +196,7 @@ export class PanelServer {
     }
     const opening = this.#connectionId;
     // A caller that gives up stops waiting; the connection itself is shared and keeps opening.
-    return new Promise<string>((resolve, reject) => {
-      const onAbort = () => reject(signal.reason);
-      if (signal.aborted) return onAbort();
-      signal.addEventListener('abort', onAbort, { once: true });
-      opening.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-    });
+    return untilAborted(opening, signal);
   }
 
   async close(): Promise<void> {
@@ -218,6 +213,7 @@ export class PanelServer {
   }
 }
 
+/** Waits for shared work on one caller's behalf: that caller giving up does not stop the work. */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(new TunnelError('The call was cancelled.', 'cancelled'));
   return new Promise<T>((resolve, reject) => {
