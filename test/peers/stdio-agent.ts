@@ -289,7 +289,7 @@ async function turn(client: AgentContext, session: AgentSession, text: string, s
       );
     }
     case 'listed':
-      // What the background listing had found when this turn started.
+      // What its listing had found when this turn started.
       return say(client, session.id, `listed: ${session.listed?.join(', ') ?? 'none yet'}`);
     case 'probe': {
       const url = argument === 'own' ? urlOf(session.servers[0]) : argument;
