@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { CHUNK_HOLD_MS, coalesceTextChunks } from './chunk-coalescer';
+import type { Clock } from './clock';
 import { FakeClock, flushMicrotasks } from './fake-clock';
 import { plainTextChunk } from './text-chunk';
 
 type Message = Record<string, unknown>;
 
-function rig() {
-  const clock = new FakeClock();
+function rig<C extends Clock = FakeClock>(clock: C = new FakeClock() as unknown as C) {
   let source!: ReadableStreamDefaultController<Message>;
   const readable = new ReadableStream<Message>({ start: (c) => void (source = c) });
   const out: Message[] = [];
@@ -50,6 +50,24 @@ describe('text chunk coalescing', () => {
     await r.clock.advance(CHUNK_HOLD_MS);
     expect(r.out).toEqual([text('Hello, world')]);
     expect(plainTextChunk(r.out[0]!.params)).toBeDefined();
+  });
+
+  it('hands a run on when a chunk comes after the hold, even while timers are held up', async () => {
+    // A socket flood: time passes, but the hold's timer waits behind the messages.
+    let now = 0;
+    const starved: Clock = { now: () => now, setTimeout: () => 0, clearTimeout: () => undefined };
+    const r = rig(starved);
+    await r.send(text('a'), text('b'));
+    now = CHUNK_HOLD_MS - 1;
+    await r.send(text('c'));
+    expect(r.out).toEqual([]);
+    now = CHUNK_HOLD_MS;
+    await r.send(text('d'));
+    expect(r.out.map(textOf)).toEqual(['abcd']);
+    await r.send(text('e'));
+    now += CHUNK_HOLD_MS;
+    await r.send(text('f'));
+    expect(r.out.map(textOf)).toEqual(['abcd', 'ef']);
   });
 
   it('hands a lone chunk on unchanged', async () => {

@@ -6,6 +6,10 @@
  * them: a chunk waits up to `holdMs` for the next, and consecutive plain text chunks of the same
  * session, kind and message become one chunk with their texts joined.
  *
+ * A flood of socket messages delays timers (they queue behind the messages), so a run of chunks
+ * is also handed on when a chunk arrives after the run has waited `holdMs`: otherwise the text of
+ * a burst would wait until the whole burst had been read.
+ *
  * Order is kept: anything that is not such a chunk hands the waiting chunk on before itself, so
  * a reply's last words still come before the `session/prompt` response that ends it.
  */
@@ -23,6 +27,7 @@ interface Held {
   sessionUpdate: string;
   messageId: string | undefined;
   texts: string[];
+  since: number;
 }
 
 function textChunkOf(message: Message) {
@@ -87,6 +92,7 @@ export function coalesceTextChunks<M extends Message>(
       held.messageId === update.messageId
     ) {
       held.texts.push(update.content.text);
+      if (clock.now() - held.since >= holdMs) release();
       return;
     }
     release();
@@ -96,6 +102,7 @@ export function coalesceTextChunks<M extends Message>(
       sessionUpdate: update.sessionUpdate,
       messageId: update.messageId,
       texts: [update.content.text],
+      since: clock.now(),
     };
     holdTimer = clock.setTimeout(release, holdMs);
   };

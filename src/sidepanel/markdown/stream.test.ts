@@ -20,6 +20,16 @@ function chunks(text: string, seed: number, max = 24): string[] {
   return out;
 }
 
+/** The formatted part of what a renderer shows, without the text still waiting to be formatted. */
+function formatted(stream: StreamingMarkdown): string {
+  const shown = stream.element.cloneNode(true) as HTMLElement;
+  shown.querySelector(':scope > .md-pending')?.remove();
+  return shown.textContent ?? '';
+}
+
+/** The text shown as it is, waiting for formatting; empty when there is none. */
+const waiting = (stream: StreamingMarkdown) => stream.element.querySelector(':scope > .md-pending')?.textContent ?? '';
+
 function renderedOnce(text: string, final: boolean): string {
   const whole = new StreamingMarkdown();
   whole.append(text);
@@ -141,20 +151,48 @@ describe('StreamingMarkdown', () => {
     }
   });
 
-  it('renders a burst a slice per flush, and the finished text once ended', () => {
+  it('renders a burst a slice per flush, showing the rest as written below, and the finished text once ended', () => {
     const text = reply.repeat(12);
     const stream = new StreamingMarkdown();
     stream.append(text);
     stream.flush();
     expect(stream.dirty).toBe(true);
-    expect(stream.element.textContent!.length).toBeLessThan(text.length / 2);
+    expect(formatted(stream).length).toBeLessThan(text.length / 2);
+    // Everything not formatted yet is on screen as written, and it is the end of the text.
+    let rest = waiting(stream);
+    expect(rest.length).toBeGreaterThan(text.length / 2);
+    expect(text.endsWith(rest)).toBe(true);
+    expect(stream.element.lastElementChild!.className).toBe('md-pending');
     stream.end();
     let flushes = 1;
     while (stream.dirty) {
       stream.flush();
       flushes++;
+      const now = waiting(stream);
+      if (stream.dirty) expect(now.length).toBeLessThan(rest.length);
+      expect(text.endsWith(now)).toBe(true);
+      rest = now;
     }
     expect(flushes).toBeGreaterThan(2);
+    expect(stream.element.querySelector('.md-pending')).toBeNull();
+    expect(stream.element.innerHTML).toBe(renderedOnce(text, true));
+  });
+
+  it('shows text arriving faster than it formats in the flush after it arrives', () => {
+    const text = reply.repeat(12);
+    const stream = new StreamingMarkdown();
+    let sent = '';
+    for (const piece of chunks(text, 5, 4_000)) {
+      sent += piece;
+      stream.append(piece);
+      stream.flush(false, 0);
+      // Formatted and waiting text together are everything sent, whatever the formatter reached.
+      expect(sent.endsWith(waiting(stream))).toBe(true);
+      expect(sent.length - waiting(stream).length).toBeGreaterThan(0);
+    }
+    expect(waiting(stream).length).toBeGreaterThan(0);
+    stream.end();
+    while (stream.dirty) stream.flush(false, 0);
     expect(stream.element.innerHTML).toBe(renderedOnce(text, true));
   });
 });
@@ -207,7 +245,7 @@ describe('StreamingMarkdown slices on a slow machine', () => {
       next.append(text);
       next.flush();
       expect(next.dirty).toBe(true);
-      expect(next.element.textContent!.length).toBeLessThan(400);
+      expect(formatted(next).length).toBeLessThan(400);
     } finally {
       clock.mockRestore();
     }

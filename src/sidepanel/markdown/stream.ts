@@ -11,9 +11,13 @@
  * Blocks are kept in chunks of a fixed count, which the stylesheet lets the browser skip while off
  * screen (`content-visibility`), so each frame lays out and paints what is visible, not the whole
  * reply. Chunks are cut by block count, so streaming and a single render give the same DOM.
+ *
+ * Text a flush could not reach is shown as it is below the formatted part (pending-text.ts), so
+ * every character is on screen in the frame after it arrives, however far formatting lags.
  */
 import type { Token } from 'markdown-it';
 import { md, plainCodeBlock, renderBlocks, type MarkdownEnv } from './engine';
+import { PendingText } from './pending-text';
 import { renderPace } from './render-pace';
 
 interface Block {
@@ -94,6 +98,7 @@ export class StreamingMarkdown {
   #ended = false;
   /** How much of the tail the DOM shows: a slice renders that much again plus new text. */
   #shownChars = 0;
+  readonly #pending = new PendingText();
 
   constructor(className = 'markdown') {
     this.element = document.createElement('div');
@@ -143,6 +148,7 @@ export class StreamingMarkdown {
       const limit = Math.max(renderPace.chars(budgetMs), this.#shownChars + renderPace.chars(0));
       if (final || (this.#ended && this.#tailText.length <= limit)) this.#flush(true);
       else this.#flush(false, limit);
+      this.#showPending();
     } catch (error) {
       // Never lose the reply to a rendering fault: show it as plain text instead.
       console.error('Tabwright: markdown rendering failed; showing plain text', error);
@@ -192,12 +198,25 @@ export class StreamingMarkdown {
     if (!final) this.#settle(blocks, lines, source);
   }
 
+  /** Shows the text the last flush left unformatted, or nothing once it is all formatted. */
+  #showPending(): void {
+    const pending = this.#pending;
+    const at = this.#settledText.length;
+    pending.show(this.#tailText, at, at + this.#shownChars);
+    if (pending.shown && !pending.element.parentNode) this.element.append(pending.element);
+    else if (!pending.shown) pending.element.remove();
+  }
+
   #chunkFor(blockIndex: number): HTMLElement {
     const wanted = Math.floor(blockIndex / BLOCKS_PER_CHUNK);
     while (this.#chunks.length <= wanted) {
       const chunk = document.createElement('div');
       chunk.className = 'md-chunk';
-      this.element.append(chunk);
+      // Above the unformatted text, which stays last.
+      this.element.insertBefore(
+        chunk,
+        this.#pending.element.parentNode === this.element ? this.#pending.element : null,
+      );
       this.#chunks.push(chunk);
     }
     return this.#chunks[wanted]!;
@@ -286,6 +305,7 @@ export class StreamingMarkdown {
   /** Forgets everything rendered; `text` becomes the tail, to be parsed whole. */
   #restart(text: string): void {
     this.element.replaceChildren();
+    this.#pending.clear();
     this.#chunks = [];
     this.#settledText = '';
     this.#tailText = text;
