@@ -3,7 +3,15 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startShowcasePeer, type ShowcasePeer } from '../peers/showcase-peer';
-import { addAgentThroughForm, launchWithExtension, openPanelTab, ROOT, sendMessage, waitFor, type Launched } from './harness';
+import {
+  addAgentThroughForm,
+  launchWithExtension,
+  openPanelTab,
+  ROOT,
+  sendMessage,
+  waitFor,
+  type Launched,
+} from './harness';
 
 const T = { timeout: 60_000 };
 const LAST_WORDS = 'the very last words of the reply';
@@ -60,9 +68,7 @@ describe('a long reply arriving at once is shown before it is formatted', () => 
       w.seenObserver.observe(document.body, { subtree: true, childList: true, characterData: true });
     }, LAST_WORDS);
     await sendMessage(panel, `stream long ${chunks} 0`);
-    await expect
-      .poll(() => panel.locator('article.message.agent.done[aria-busy="false"]').count(), T)
-      .toBe(1);
+    await expect.poll(() => panel.locator('article.message.agent.done[aria-busy="false"]').count(), T).toBe(1);
     const seen = await panel.evaluate(() => (window as unknown as { firstSeen?: FirstSeen }).firstSeen);
     const body = await panel.evaluate(() => {
       const copy = document.querySelector('article.message.agent .body')!.cloneNode(true) as Element;

@@ -178,6 +178,25 @@ describe('StreamingMarkdown', () => {
     expect(stream.element.innerHTML).toBe(renderedOnce(text, true));
   });
 
+  it('shows text arrived since the last flush as written when asked, unless the text has ended', () => {
+    const stream = new StreamingMarkdown();
+    stream.append('# Title\n\nFirst part.\n\n');
+    stream.flush();
+    stream.append('More **text** arriving\n');
+    stream.showArrived();
+    expect(waiting(stream)).toBe('More **text** arriving\n');
+    expect(stream.element.querySelector('h1')).not.toBeNull();
+    stream.flush();
+    expect(waiting(stream)).toBe('');
+    expect(stream.element.querySelector('strong')).not.toBeNull();
+
+    const restored = new StreamingMarkdown();
+    restored.append(reply);
+    restored.end();
+    restored.showArrived();
+    expect(restored.element.childNodes.length).toBe(0);
+  });
+
   it('shows text arriving faster than it formats in the flush after it arrives', () => {
     const text = reply.repeat(12);
     const stream = new StreamingMarkdown();

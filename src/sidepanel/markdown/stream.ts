@@ -198,6 +198,15 @@ export class StreamingMarkdown {
     if (!final) this.#settle(blocks, lines, source);
   }
 
+  /**
+   * Shows text that arrived since the last flush as written, formatting nothing: for a streaming
+   * reply a frame's budget did not reach (another agent's took it). A restored or finished text
+   * waits for its flush instead, so reopening a long history does not lay out all of it at once.
+   */
+  showArrived(): void {
+    if (!this.#ended && !this.#final) this.#showPending();
+  }
+
   /** Shows the text the last flush left unformatted, or nothing once it is all formatted. */
   #showPending(): void {
     const pending = this.#pending;

@@ -121,6 +121,34 @@ describe('TranscriptView slicing', () => {
     expect(bodyOf(view, id)).toBe(renderedOnce(text));
   });
 
+  it("shows two agents' streaming text in every frame, though the budget formats only one", () => {
+    // A slow machine: one reply's slice takes the whole budget of a frame.
+    vi.spyOn(performance, 'now').mockImplementation(() => (clock += 10));
+    const chat = new ChatModel(() => 1_000, 'test');
+    const view = new TranscriptView(chat, async () => undefined);
+    document.body.replaceChildren(view.element);
+    const texts = { a1: reply(1) + reply(2), a2: reply(3) + reply(4) };
+    chat.startTurn('a1', 'Alpha');
+    chat.startTurn('a2', 'Beta');
+    const shown = (n: number) => view.element.querySelectorAll('article.message.agent .markdown')[n]!.textContent ?? '';
+    for (let at = 0; at < texts.a1.length; at += 2_000) {
+      for (const agent of ['a1', 'a2'] as const) {
+        const text = texts[agent].slice(at, at + 2_000);
+        chat.applyUpdate(agent, agent, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+      }
+      vi.advanceTimersByTime(60);
+      // The newest words of both replies are on screen, formatted or as written.
+      for (const [index, agent] of (['a1', 'a2'] as const).entries()) {
+        const last = texts[agent]
+          .slice(0, at + 2_000)
+          .trimEnd()
+          .split(/\s+/)
+          .at(-1)!;
+        expect(shown(index)).toContain(last.replace(/[*`|#-]/g, '').slice(0, 6));
+      }
+    }
+  });
+
   it('ends with the text received so far when the reply is stopped mid-slice', () => {
     const chat = new ChatModel(() => 1_000, 'test');
     const view = new TranscriptView(chat, async () => undefined);

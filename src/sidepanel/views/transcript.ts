@@ -154,11 +154,15 @@ export class TranscriptView {
   #renderFrame(): void {
     const started = performance.now();
     this.#buildOlder(started);
-    // Newest first; each slice gets what is left of the frame's budget, and at least one runs.
+    // Newest first; each slice gets what is left of the frame's budget, and at least one runs. A
+    // streaming reply left without budget still shows its new text, as written.
     const order = [...this.#dirty].sort((a, b) => b[1] - a[1]).map(([renderer]) => renderer);
     for (const [index, renderer] of order.entries()) {
       const left = FRAME_BUDGET_MS - (performance.now() - started);
-      if (left <= 0 && index > 0) break;
+      if (left <= 0 && index > 0) {
+        renderer.showArrived();
+        continue;
+      }
       renderer.flush(false, Math.max(left, 0));
       if (!renderer.dirty) this.#dirty.delete(renderer);
     }
