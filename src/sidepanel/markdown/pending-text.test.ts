@@ -50,7 +50,7 @@ describe('PendingText', () => {
     expect(pieces(pending)).toEqual(['A line that comes in parts\nand the next']);
   });
 
-  it('cuts a line longer than a piece at a space, and a text without spaces between code units of one character', () => {
+  it('cuts a line longer than a piece after a space, and a text with no spaces never inside a surrogate pair', () => {
     const words = 'word '.repeat(1_000);
     const pending = new PendingText();
     pending.show(words, 0, 0);
